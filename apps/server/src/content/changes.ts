@@ -1,0 +1,222 @@
+import type { ChangeRequestContentChange } from '@quire/api-types';
+import { newId } from '../ids.js';
+import { ContentError } from './errors.js';
+import { detectContentType, imageDimensions } from './files.js';
+import { classifyUrl, rewriteMarkdownLinks } from './markdown.js';
+import type { FileObject, TreeWriter } from './objects.js';
+import { markdownHash, WorkingTree, type PageNode, type PagePatch } from './tree.js';
+
+/*
+ * A batch of content changes of a change request (ChangeRequestContentChange), applied all or nothing: the
+ * whole batch runs on an in-memory working tree, and only a batch that succeeds produces a root. A failing
+ * batch throws a ContentError naming the change, and the caller throws the writer away.
+ */
+
+type PageChange = Extract<ChangeRequestContentChange, { operation: 'insert_page' | 'update_page' | 'delete_page' }>;
+
+/** A file of an `insert_files` change, with its bytes already decoded (base64) or downloaded (url). */
+export interface FileInput {
+  name: string;
+  contentType?: string;
+  ref?: string;
+  data: Uint8Array;
+}
+
+export type ContentChangeInput = PageChange | { operation: 'insert_files'; files: FileInput[] };
+
+export interface AppliedChange {
+  object: 'created_page' | 'updated_page' | 'deleted_page';
+  page: string;
+  ref?: string;
+}
+
+export interface ApplyChangesResult {
+  root: string;
+  /** One entry per page change, in the order of the batch. */
+  changes: AppliedChange[];
+  /** The files added by `insert_files`, in the order of the batch. */
+  insertedFiles: FileObject[];
+}
+
+export interface ApplyChangesOptions {
+  newPageId?: () => string;
+  newFileId?: () => string;
+  clock?: () => string;
+  /** Largest accepted file, in bytes (the contract's 1 MB). */
+  maxFileBytes?: number;
+}
+
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+export async function applyContentChanges(
+  writer: TreeWriter,
+  rootHash: string | null,
+  changes: readonly ContentChangeInput[],
+  options: ApplyChangesOptions = {},
+): Promise<ApplyChangesResult> {
+  const tree = await WorkingTree.load(writer, rootHash, options.clock ? { clock: options.clock } : {});
+  const batch = new Batch(tree, writer, options);
+  changes.forEach((change, index) => {
+    try {
+      batch.apply(change);
+    } catch (error) {
+      throw error instanceof ContentError ? error.atChange(index) : error;
+    }
+  });
+  return { root: tree.commit(writer), changes: batch.applied, insertedFiles: batch.insertedFiles };
+}
+
+class Batch {
+  readonly applied: AppliedChange[] = [];
+  readonly insertedFiles: FileObject[] = [];
+  private readonly refs = new Map<string, { kind: 'page' | 'file'; id: string }>();
+  private readonly newPageId: () => string;
+  private readonly newFileId: () => string;
+  private readonly maxFileBytes: number;
+
+  constructor(
+    private readonly tree: WorkingTree,
+    private readonly writer: TreeWriter,
+    options: ApplyChangesOptions,
+  ) {
+    this.newPageId = options.newPageId ?? (() => newId());
+    this.newFileId = options.newFileId ?? (() => newId());
+    this.maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
+  }
+
+  apply(change: ContentChangeInput): void {
+    switch (change.operation) {
+      case 'insert_page':
+        return this.insertPage(change);
+      case 'update_page':
+        return this.updatePage(change);
+      case 'delete_page':
+        return this.deletePage(change);
+      case 'insert_files':
+        return this.insertFiles(change.files);
+      default:
+        throw new ContentError('invalid_change', `Unknown operation "${(change as { operation?: unknown }).operation}"`);
+    }
+  }
+
+  private insertPage(change: Extract<PageChange, { operation: 'insert_page' }>): void {
+    const into = change.into === undefined || change.into === null ? null : this.resolvePage(change.into).id;
+    if (change.ref !== undefined) this.claimRef(change.ref);
+    const node = this.tree.insertPage(
+      {
+        id: this.newPageId(),
+        title: change.title,
+        ...(change.slug === undefined ? {} : { slug: change.slug }),
+        ...(change.emoji === undefined ? {} : { emoji: change.emoji }),
+        ...(change.description === undefined ? {} : { description: change.description }),
+      },
+      { into, at: change.at },
+    );
+    if (change.ref !== undefined) this.refs.set(change.ref, { kind: 'page', id: node.id });
+    // Content goes in once the page has its place: relative links resolve against the page's own path.
+    this.setMarkdown(node, change.document.markdown);
+    this.applied.push({ object: 'created_page', page: node.id, ...(change.ref === undefined ? {} : { ref: change.ref }) });
+  }
+
+  private updatePage(change: Extract<PageChange, { operation: 'update_page' }>): void {
+    const node = this.resolvePage(change.page);
+    const { operation: _operation, page: _page, document, into, at, ...fields } = change;
+    if (document === undefined && into === undefined && at === undefined && Object.values(fields).every((v) => v === undefined)) {
+      throw new ContentError('empty_update', 'An update_page change must change at least one thing');
+    }
+    if (document !== undefined && node.fields.type !== 'document') {
+      throw new ContentError('not_a_document', `Page "${node.id}" is a ${node.fields.type} page, which has no content`);
+    }
+    if (into !== undefined || at !== undefined) {
+      this.tree.movePage(node.id, { into: into === undefined || into === null ? into : this.resolvePage(into).id, at });
+    }
+    const patch: PagePatch = {};
+    if (fields.title !== undefined) patch.title = fields.title;
+    if (fields.slug !== undefined) patch.slug = fields.slug;
+    if (fields.emoji !== undefined) patch.emoji = fields.emoji;
+    if (fields.description !== undefined) patch.description = fields.description;
+    if (fields.hidden !== undefined) patch.hidden = fields.hidden;
+    this.tree.updatePage(node.id, patch);
+    if (document !== undefined) this.setMarkdown(node, document.markdown);
+    this.applied.push({ object: 'updated_page', page: node.id });
+  }
+
+  private deletePage(change: Extract<PageChange, { operation: 'delete_page' }>): void {
+    const node = this.resolvePage(change.page);
+    this.tree.deletePage(node.id);
+    this.applied.push({ object: 'deleted_page', page: node.id });
+  }
+
+  private insertFiles(files: readonly FileInput[]): void {
+    if (!Array.isArray(files) || files.length === 0) throw new ContentError('invalid_file', 'insert_files needs at least one file');
+    for (const file of files) {
+      const nameLength = typeof file.name === 'string' ? [...file.name].length : 0;
+      if (nameLength < 1 || nameLength > 256 || /[/\\\0]/.test(file.name)) {
+        throw new ContentError('invalid_file', 'A file name must have 1 to 256 characters and no slash');
+      }
+      if (file.data.byteLength > this.maxFileBytes) {
+        throw new ContentError('file_too_large', `File "${file.name}" is larger than ${this.maxFileBytes} bytes`);
+      }
+      if (file.ref !== undefined) this.claimRef(file.ref);
+      const contentType = detectContentType(file.name, file.data, file.contentType);
+      const dimensions = contentType.startsWith('image/') ? imageDimensions(file.data, contentType) : undefined;
+      const object: FileObject = {
+        kind: 'file',
+        id: this.newFileId(),
+        name: file.name,
+        contentType,
+        size: file.data.byteLength,
+        ...(dimensions ? { dimensions } : {}),
+        blob: this.writer.putBlob(file.data),
+      };
+      this.tree.insertFile(object);
+      if (file.ref !== undefined) this.refs.set(file.ref, { kind: 'file', id: object.id });
+      this.insertedFiles.push(object);
+    }
+  }
+
+  /** A page given by the `ref` of a page inserted earlier in the batch, or by id. */
+  private resolvePage(idOrRef: string): PageNode {
+    const ref = this.refs.get(idOrRef);
+    if (ref?.kind === 'file') throw new ContentError('unknown_ref', `"${idOrRef}" is the ref of a file, not of a page`);
+    const id = ref?.id ?? idOrRef;
+    const node = this.tree.getPage(id);
+    if (!node) {
+      throw new ContentError(
+        'page_not_found',
+        ref ? `The page inserted as "${idOrRef}" was deleted earlier in the batch` : `There is no page with id or ref "${idOrRef}"`,
+      );
+    }
+    return node;
+  }
+
+  private claimRef(ref: string): void {
+    if (this.refs.has(ref)) throw new ContentError('duplicate_ref', `The ref "${ref}" is used twice in the batch`);
+  }
+
+  /**
+   * Stores the page's markdown with its links made stable: `ref:<label>` becomes `/pages/<id>` or
+   * `/files/<id>`, and a path of a page of the space becomes `/pages/<id>`, so that renaming or moving the
+   * target later does not break the link.
+   */
+  private setMarkdown(node: PageNode, markdown: string): void {
+    const pagePath = this.tree.pathOf(node);
+    const stable = rewriteMarkdownLinks(markdown, (url) => {
+      const target = classifyUrl(url, pagePath);
+      if (target.kind === 'ref') {
+        const hashAt = target.label.indexOf('#');
+        const label = hashAt < 0 ? target.label : target.label.slice(0, hashAt);
+        const anchor = hashAt < 0 ? '' : target.label.slice(hashAt);
+        const ref = this.refs.get(label);
+        if (!ref) throw new ContentError('unknown_ref', `The link "${url}" names no page or file created earlier in the batch`);
+        return ref.kind === 'page' ? `/pages/${ref.id}${anchor}` : `/files/${ref.id}`;
+      }
+      if (target.kind === 'page-path' && target.path !== '') {
+        const page = this.tree.findByPath(target.path);
+        if (page) return `/pages/${page.id}${target.anchor ? `#${encodeURIComponent(target.anchor)}` : ''}`;
+      }
+      return undefined;
+    });
+    this.tree.updatePage(node.id, { content: markdownHash(this.writer, stable) ?? null });
+  }
+}

@@ -1,0 +1,385 @@
+import { describe, expect, it } from 'vitest';
+import {
+  classifyUrl,
+  documentToMarkdown,
+  extractReferences,
+  extractSections,
+  headingAnchor,
+  markdownToDocument,
+  plainText,
+  rewriteMarkdownLinks,
+  type DocBlock,
+  type DocInline,
+  type DocNode,
+  type DocText,
+} from './markdown.js';
+
+const RICH = `# Getting started
+
+Some *italic*, **bold**, ~~gone~~ and \`code\`, a [link](https://example.com "Example") and https://auto.example.org
+on two lines\\
+after a hard break.
+
+## Lists
+
+- [ ] to do
+- [x] done
+
+1. one
+2. two
+   - nested *item*
+   - another
+
+> A quote
+> over lines
+
+> [!WARNING]
+> Mind the **gap**.
+
+{% hint style="success" %}
+All good.
+{% endhint %}
+
+| Name | Size |
+|:-----|-----:|
+| a    | 1    |
+| **b** | 2   |
+
+![Diagram](.gitbook/assets/diagram.png "The diagram") ![Logo](/files/f123)
+
+See [the setup](../setup.md#install), [a page](/pages/p42), [ref][docs] and an inline ![icon](icon.svg) image.
+
+[docs]: https://docs.example.com
+
+Footnote here[^note].
+
+[^note]: The note.
+
+<details>raw html</details>
+
+---
+
+\`\`\`ts title="x.ts"
+const a = 1;
+
+console.log(a);
+\`\`\`
+`;
+
+function blocks(nodes: readonly DocNode[]): DocBlock[] {
+  return nodes.filter((node): node is DocBlock => node.object === 'block');
+}
+
+function allNodes(nodes: readonly DocNode[]): DocNode[] {
+  return nodes.flatMap((node) => [node, ...(node.object === 'text' ? [] : allNodes(node.nodes))]);
+}
+
+describe('markdownToDocument', () => {
+  const doc = markdownToDocument(RICH, { pagePath: 'guides/intro' });
+  const top = doc.nodes;
+
+  it('is a contract document with a schema version', () => {
+    expect(doc.object).toBe('document');
+    expect(doc.data.schemaVersion).toBe(1);
+  });
+
+  it('maps each markdown block to its block type', () => {
+    expect(top.map((node) => node.type)).toEqual([
+      'heading-1',
+      'paragraph',
+      'heading-2',
+      'list-tasks',
+      'list-ordered',
+      'blockquote',
+      'hint',
+      'hint',
+      'table',
+      'images',
+      'paragraph',
+      'paragraph',
+      'footnote',
+      'html',
+      'divider',
+      'code',
+    ]);
+  });
+
+  it('turns emphasis into marks on text leaves, and links and breaks into inlines', () => {
+    const paragraph = top[1]!;
+    const first = paragraph.nodes[0] as DocText;
+    expect(first.leaves.map((leaf) => [leaf.text, leaf.marks.map((mark) => mark.type)])).toEqual([
+      ['Some ', []],
+      ['italic', ['italic']],
+      [', ', []],
+      ['bold', ['bold']],
+      [', ', []],
+      ['gone', ['strikethrough']],
+      [' and ', []],
+      ['code', ['code']],
+      [', a ', []],
+    ]);
+    const link = paragraph.nodes[1] as DocInline;
+    expect(link).toMatchObject({
+      object: 'inline',
+      type: 'link',
+      data: { href: 'https://example.com', ref: { kind: 'url', url: 'https://example.com' }, title: 'Example' },
+    });
+    expect(plainText(link)).toBe('link');
+    const autolink = paragraph.nodes[3] as DocInline;
+    expect(autolink.data).toMatchObject({ href: 'https://auto.example.org' });
+    expect(paragraph.nodes.some((node) => node.object === 'inline' && node.type === 'break')).toBe(true);
+  });
+
+  it('keeps task state, list numbering and nesting', () => {
+    const tasks = top[3]!;
+    expect(tasks.nodes.map((item) => (item as DocBlock).data?.checked)).toEqual([false, true]);
+    const ordered = top[4]!;
+    const second = ordered.nodes[1] as DocBlock;
+    expect(second.type).toBe('list-item');
+    expect(blocks(second.nodes).map((node) => node.type)).toEqual(['paragraph', 'list-unordered']);
+    expect(plainText(blocks(second.nodes)[1]!)).toBe('nested itemanother');
+  });
+
+  it('reads GitHub alerts and GitBook hints as hints', () => {
+    expect(top[5]!.type).toBe('blockquote');
+    expect(top[6]).toMatchObject({ type: 'hint', data: { style: 'warning', alert: 'WARNING' } });
+    expect(plainText(top[6]!)).toBe('Mind the gap.');
+    expect(top[7]).toMatchObject({ type: 'hint', data: { style: 'success' } });
+    expect(plainText(top[7]!)).toBe('All good.');
+  });
+
+  it('reads tables as rows of cells with column alignments', () => {
+    const table = top[8]!;
+    expect(table.data).toEqual({ aligns: ['left', 'right'] });
+    expect(table.nodes.map((row) => (row as DocBlock).nodes.map((cell) => plainText(cell)))).toEqual([
+      ['Name', 'Size'],
+      ['a', '1'],
+      ['b', '2'],
+    ]);
+    const boldCell = (table.nodes[2] as DocBlock).nodes[0] as DocBlock;
+    expect(((boldCell.nodes[0] as DocText).leaves[0]!.marks[0]!.type)).toBe('bold');
+  });
+
+  it('reads a paragraph of images as an images block, with file references where known', () => {
+    const images = top[9]!;
+    expect(images.nodes).toHaveLength(2);
+    expect(images.nodes[0]).toMatchObject({
+      type: 'image',
+      isVoid: true,
+      data: { src: '.gitbook/assets/diagram.png', alt: 'Diagram', title: 'The diagram' },
+    });
+    expect((images.nodes[1] as DocBlock).data).toMatchObject({ ref: { kind: 'file', file: 'f123' } });
+  });
+
+  it('resolves page links, reference-style links and inline images', () => {
+    const links = allNodes(top[10]!.nodes).filter((node): node is DocInline => node.object === 'inline');
+    expect(links.map((node) => [node.type, node.data?.ref])).toEqual([
+      ['link', { kind: 'url', url: '../setup.md#install' }],
+      ['link', { kind: 'page', page: 'p42' }],
+      ['link', { kind: 'url', url: 'https://docs.example.com' }],
+      ['inline-image', { kind: 'url', url: 'icon.svg' }],
+    ]);
+    const resolved = markdownToDocument('[s](../setup.md#install)', {
+      pagePath: 'guides/intro',
+      resolvePagePath: (path) => (path === 'setup' ? 'page-setup' : undefined),
+    });
+    expect((resolved.nodes[0]!.nodes[0] as DocInline).data?.ref).toEqual({ kind: 'page', page: 'page-setup', anchor: 'install' });
+  });
+
+  it('keeps code as lines with the syntax, and raw html and footnotes', () => {
+    const code = top[15]!;
+    expect(code.data).toEqual({ syntax: 'ts', meta: 'title="x.ts"' });
+    expect(code.nodes.map((line) => [(line as DocBlock).type, plainText(line)])).toEqual([
+      ['code-line', 'const a = 1;'],
+      ['code-line', ''],
+      ['code-line', 'console.log(a);'],
+    ]);
+    expect(top[13]).toMatchObject({ type: 'html', isVoid: true, data: { html: '<details>raw html</details>' } });
+    expect(top[12]).toMatchObject({ type: 'footnote', data: { identifier: 'note' } });
+  });
+
+  it('gives every node a unique key made from its position, stable when later content changes', () => {
+    const keys = allNodes(top).map((node) => node.key);
+    expect(keys.every((key) => typeof key === 'string' && key.length > 0 && key.length <= 128)).toBe(true);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(top[4]!.key).toBe('4');
+    expect((top[4]!.nodes[1] as DocBlock).key).toBe('4.1');
+
+    const edited = markdownToDocument(RICH.replace('console.log(a);', 'console.log(b);\nmore();'));
+    const editedKeys = allNodes(edited.nodes.slice(0, 15)).map((node) => node.key);
+    expect(editedKeys).toEqual(allNodes(top.slice(0, 15)).map((node) => node.key));
+  });
+
+  it('keeps keys within 128 characters however deep the nesting', () => {
+    const deep = markdownToDocument(`${'> '.repeat(80)}deep`);
+    const keys = allNodes(deep.nodes).map((node) => node.key!);
+    expect(Math.max(...keys.map((key) => key.length))).toBeLessThanOrEqual(128);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('leaves an unclosed GitBook hint as the text it is', () => {
+    const doc2 = markdownToDocument('{% hint style="info" %}\n\nNever closed.\n');
+    expect(doc2.nodes.map((node) => node.type)).toEqual(['paragraph', 'paragraph']);
+    expect(plainText(doc2.nodes[0]!)).toBe('{% hint style="info" %}');
+  });
+});
+
+describe('documentToMarkdown', () => {
+  it('round-trips what the parser produces: parsing its output gives the same document', () => {
+    const doc = markdownToDocument(RICH);
+    const markdown = documentToMarkdown(doc);
+    expect(markdownToDocument(markdown)).toEqual(doc);
+    // And the output is a fixed point.
+    expect(documentToMarkdown(markdownToDocument(markdown))).toBe(markdown);
+  });
+
+  it('writes canonical markdown back byte for byte', () => {
+    const canonical = [
+      '# Title',
+      '',
+      // Emphasis nested in strong is written with underscores, the serializer's unambiguous form.
+      'Text with *italic*, **bold _both_**, ~~strike~~, `code` and [a link](https://x.example "t").',
+      '',
+      '- [ ] open',
+      '- [x] closed',
+      '',
+      '3. three',
+      '4. four',
+      '   - nested',
+      '',
+      '> [!NOTE]',
+      '> Note this.',
+      '',
+      '{% hint style="danger" %}',
+      '',
+      'Careful.',
+      '',
+      '{% endhint %}',
+      '',
+      '| a | b |',
+      '| :- | -: |',
+      '| 1 | 2 |',
+      '',
+      '![x](/files/f1) ![y](y.png)',
+      '',
+      '---',
+      '',
+      '```sh',
+      'echo hi',
+      '```',
+      '',
+    ].join('\n');
+    const out = documentToMarkdown(markdownToDocument(canonical));
+    // Tables are re-padded by the serializer; everything else is kept as written.
+    expect(out.replace(/\| a {2}\|  b \|\n\| :- \| -: \|\n\| 1 {2}\|  2 \|/, '| a | b |\n| :- | -: |\n| 1 | 2 |')).toBe(canonical);
+  });
+
+  it('writes references that carry no original URL as stable Quire links', () => {
+    const markdown = documentToMarkdown({
+      nodes: [
+        {
+          object: 'block',
+          type: 'paragraph',
+          nodes: [
+            { object: 'inline', type: 'link', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'p', marks: [] }] }], data: { ref: { kind: 'page', page: 'abc', anchor: 'x' } } },
+            { object: 'text', leaves: [{ object: 'leaf', text: ' ', marks: [] }] },
+            { object: 'inline', type: 'inline-image', nodes: [], isVoid: true, data: { ref: { kind: 'file', file: 'f9' }, alt: 'i' } },
+          ],
+        },
+      ],
+    });
+    expect(markdown).toBe('[p](/pages/abc#x) ![i](/files/f9)\n');
+  });
+});
+
+describe('extractReferences', () => {
+  it('finds links to pages, outside URLs and files, resolving relative paths from the page', () => {
+    const { links, files } = extractReferences(RICH, { pagePath: 'guides/intro' });
+    expect(links.map((link) => link.target)).toEqual([
+      { kind: 'url', url: 'https://example.com' },
+      { kind: 'url', url: 'https://auto.example.org' },
+      { kind: 'page-path', path: 'setup', anchor: 'install' },
+      { kind: 'page', page: 'p42' },
+      { kind: 'url', url: 'https://docs.example.com' },
+    ]);
+    expect(files.map((file) => [file.target, file.image])).toEqual([
+      [{ kind: 'asset', path: '.gitbook/assets/diagram.png' }, true],
+      [{ kind: 'file', file: 'f123' }, true],
+      [{ kind: 'asset', path: 'guides/icon.svg' }, true],
+    ]);
+  });
+
+  it('classifies URLs', () => {
+    expect(classifyUrl('#usage')).toEqual({ kind: 'anchor', anchor: 'usage' });
+    expect(classifyUrl('mailto:a@b.c')).toEqual({ kind: 'url', url: 'mailto:a@b.c' });
+    expect(classifyUrl('//cdn.example.com/x.js')).toEqual({ kind: 'url', url: '//cdn.example.com/x.js' });
+    expect(classifyUrl('ref:new-page')).toEqual({ kind: 'ref', label: 'new-page' });
+    expect(classifyUrl('/files/abc')).toEqual({ kind: 'file', file: 'abc' });
+    expect(classifyUrl('/pages/abc#top')).toEqual({ kind: 'page', page: 'abc', anchor: 'top' });
+    expect(classifyUrl('README.md', 'guides/setup')).toEqual({ kind: 'page-path', path: 'guides' });
+    expect(classifyUrl('deploy/README.md', 'guides/setup')).toEqual({ kind: 'page-path', path: 'guides/deploy' });
+    expect(classifyUrl('/api/auth?x=1', 'guides/setup')).toEqual({ kind: 'page-path', path: 'api/auth' });
+    expect(classifyUrl('../../.gitbook/assets/a%20b.png', 'a/b/c')).toEqual({ kind: 'asset', path: '.gitbook/assets/a b.png' });
+    expect(classifyUrl('docs/guide.pdf', '')).toEqual({ kind: 'asset', path: 'docs/guide.pdf' });
+  });
+});
+
+describe('rewriteMarkdownLinks', () => {
+  it('changes only link, image and definition destinations, nothing else of the text', () => {
+    const source = [
+      'Text mentions ref:a and [ref:a](ref:a "ref:a").',
+      '![ref:a](<ref:a>)',
+      '',
+      '[x]: ref:a',
+      '',
+      '`[code](ref:a)`',
+      '',
+    ].join('\n');
+    const out = rewriteMarkdownLinks(source, (url) => (url === 'ref:a' ? '/pages/P1' : undefined));
+    expect(out).toBe(
+      [
+        'Text mentions ref:a and [ref:a](/pages/P1 "ref:a").',
+        '![ref:a](</pages/P1>)',
+        '',
+        '[x]: /pages/P1',
+        '',
+        '`[code](ref:a)`',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('wraps destinations that need it in angle brackets, and leaves the text alone when nothing changes', () => {
+    expect(rewriteMarkdownLinks('[a](b)', () => 'with space')).toBe('[a](<with space>)');
+    const source = '[a](b) and [c](d)';
+    expect(rewriteMarkdownLinks(source, () => undefined)).toBe(source);
+  });
+
+  it('turns an autolink whose target is rewritten into an ordinary link', () => {
+    expect(rewriteMarkdownLinks('See <ref:a>.', () => '/pages/P1')).toBe('See [ref:a](/pages/P1).');
+  });
+});
+
+describe('extractSections', () => {
+  it('cuts the page at headings, with GitHub-style anchors and plain-text bodies', () => {
+    const sections = extractSections(
+      'Intro **text**.\n\n# Install\n\nRun `npm i`.\n\n```sh\nnpm test\n```\n\n## Install\n\n- a\n- b\n\n## Émoji & Co!\n',
+    );
+    expect(sections).toEqual([
+      { id: '', title: '', body: 'Intro text.' },
+      { id: 'install', title: 'Install', body: 'Run npm i.\nnpm test' },
+      { id: 'install-1', title: 'Install', body: 'a\nb' },
+      { id: 'émoji--co', title: 'Émoji & Co!', body: '' },
+    ]);
+  });
+
+  it('leaves out an empty part before the first heading and indexes hint contents', () => {
+    const sections = extractSections('# A\n\n{% hint style="info" %}\nHidden gem\n{% endhint %}\n');
+    expect(sections).toEqual([{ id: 'a', title: 'A', body: 'Hidden gem' }]);
+  });
+
+  it('makes anchors unique even against a heading that looks like a suffixed one', () => {
+    const seen = new Map<string, number>();
+    expect(['A', 'A-1', 'A'].map((title) => headingAnchor(title, seen))).toEqual(['a', 'a-1', 'a-2']);
+  });
+});
