@@ -1,0 +1,202 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { parseDatabaseUrl } from '../config.js';
+import { openDatabase } from '../db/index.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { createLogger } from '../logger.js';
+import { bootstrap } from '../services/admin-service.js';
+
+/**
+ * `npm run bench`: starts the built server (production settings) on a fresh SQLite file with an
+ * organization of 1,000 spaces, loads the hot read endpoints with autocannon (50 connections) and, in the
+ * same run, a bare node:http server answering a JSON body of the same size, and prints requests/s, p50 and
+ * p99 latency of each, the ratio to the bare server, and the time from process start to the first answer.
+ * Options: --duration <seconds> (default 10), --spaces <n> (default 1000), --json.
+ */
+
+const here = dirname(fileURLToPath(import.meta.url));
+const mainScript = join(here, '..', 'main.js');
+
+function option(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
+  return value;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('the server did not answer in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** A node:http server that answers every request with the same JSON body: the ceiling to compare with. */
+function startBareServer(port: number, body: string): ChildProcess {
+  const script = `
+    const http = require('node:http');
+    const body = ${JSON.stringify(body)};
+    http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    }).listen(${port}, '127.0.0.1', () => process.send && process.send('ready'));
+    process.on('SIGTERM', () => process.exit(0));`;
+  return spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}
+
+/** A JSON body of exactly `size` bytes. */
+function paddedBody(size: number): string {
+  const empty = JSON.stringify({ padding: '' });
+  return JSON.stringify({ padding: 'x'.repeat(Math.max(0, size - empty.length)) });
+}
+
+interface Measurement {
+  name: string;
+  url: string;
+  bodyBytes: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+  bare: { requestsPerSecond: number; p50Ms: number; p99Ms: number };
+  ratio: number;
+}
+
+async function load(url: string, duration: number, headers: Record<string, string>) {
+  const result = await autocannon({ url, connections: 50, duration, headers });
+  return { requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+}
+
+async function main(): Promise<void> {
+  const duration = option('duration', 10);
+  const spaceCount = option('spaces', 1000);
+  const dir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
+  const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
+  const children: ChildProcess[] = [];
+  try {
+    // The organization and its admin are made directly (as `admin bootstrap` does), before the server starts.
+    const handle = await openDatabase(parseDatabaseUrl(databaseUrl));
+    await migrateToLatest(handle);
+    const owner = await bootstrap({ db: handle.db, dialect: handle.dialect, logger: createLogger('silent') }, { organizationTitle: 'Bench', email: 'bench@example.com' });
+    await handle.close();
+    const auth = { authorization: `Bearer ${owner.token}` };
+
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const started = performance.now();
+    const server = spawn(process.execPath, [mainScript], {
+      env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', QUIRE_RUN_JOBS: 'false' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.push(server);
+    const orgUrl = `${base}/v1/orgs/${owner.organizationId}`;
+    await until(async () => ((await fetch(orgUrl, { headers: auth })).status === 200 ? true : undefined), 30_000);
+    const firstAnswerMs = performance.now() - started;
+
+    // Spaces come from the spaces family; until createSpace exists the bench measures what does.
+    const targets: Array<{ name: string; url: string }> = [];
+    const probe = await fetch(`${base}/v1/orgs/${owner.organizationId}/spaces`, {
+      method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Space 0' }),
+    });
+    if (probe.status === 201 || probe.status === 200) {
+      const first = (await probe.json()) as { id: string };
+      for (let created = 1; created < spaceCount; created += 20) {
+        await Promise.all(Array.from({ length: Math.min(20, spaceCount - created) }, (_, offset) =>
+          fetch(`${base}/v1/orgs/${owner.organizationId}/spaces`, {
+            method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ title: `Space ${created + offset}` }),
+          }).then((response) => {
+            if (!response.ok) throw new Error(`createSpace answered ${response.status}`);
+            return response.arrayBuffer();
+          })));
+      }
+      targets.push({ name: 'GET /v1/spaces/{spaceId}', url: `${base}/v1/spaces/${first.id}` });
+      targets.push({ name: 'GET /v1/orgs/{organizationId}/spaces?limit=100', url: `${base}/v1/orgs/${owner.organizationId}/spaces?limit=100` });
+    } else {
+      process.stderr.write(`createSpace answered ${probe.status}: measuring the implemented reads instead of the spaces reads\n`);
+      targets.push({ name: 'GET /v1/orgs/{organizationId}', url: orgUrl });
+      targets.push({ name: 'GET /v1/user', url: `${base}/v1/user` });
+      targets.push({ name: 'GET /v1/orgs?limit=100', url: `${base}/v1/orgs?limit=100` });
+    }
+
+    const measurements: Measurement[] = [];
+    for (const target of targets) {
+      const sample = await fetch(target.url, { headers: auth });
+      if (sample.status !== 200) throw new Error(`${target.name} answered ${sample.status}`);
+      const bodyBytes = Buffer.byteLength(await sample.text());
+
+      const barePort = await freePort();
+      const bare = startBareServer(barePort, paddedBody(bodyBytes));
+      children.push(bare);
+      await new Promise<void>((resolve) => bare.once('message', () => resolve()));
+      const bareResult = await load(`http://127.0.0.1:${barePort}/`, duration, {});
+      await stop(bare);
+
+      const result = await load(target.url, duration, auth);
+      measurements.push({
+        name: target.name,
+        url: target.url,
+        bodyBytes,
+        ...result,
+        bare: { requestsPerSecond: bareResult.requestsPerSecond, p50Ms: bareResult.p50Ms, p99Ms: bareResult.p99Ms },
+        ratio: result.requestsPerSecond / bareResult.requestsPerSecond,
+      });
+    }
+    await stop(server);
+
+    const report = { firstAnswerMs: Math.round(firstAnswerMs), connections: 50, durationSeconds: duration, spaces: targets[0]?.name.includes('spaces') ? spaceCount : 0, measurements };
+    if (process.argv.includes('--json')) {
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      return;
+    }
+    const lines = [
+      `time to first answer: ${report.firstAnswerMs} ms (process start to first authenticated 200)`,
+      `autocannon: 50 connections, ${duration} s per target`,
+      '',
+      'target                                            body B   req/s     p50 ms  p99 ms  | bare req/s  p50  p99 | ratio',
+    ];
+    for (const m of measurements) {
+      lines.push(`${m.name.padEnd(48)} ${String(m.bodyBytes).padStart(7)} ${m.requestsPerSecond.toFixed(0).padStart(8)} ${String(m.p50Ms).padStart(8)} ${String(m.p99Ms).padStart(7)}  | ${m.bare.requestsPerSecond.toFixed(0).padStart(10)} ${String(m.bare.p50Ms).padStart(4)} ${String(m.bare.p99Ms).padStart(4)} | ${m.ratio.toFixed(3)}${m.non2xx || m.errors ? `  (${m.non2xx} non-2xx, ${m.errors} errors)` : ''}`);
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    for (const child of children) await stop(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,58 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.js';
+import type { Database } from './schema.js';
+import { CachingSqliteDialect } from './sqlite-driver.js';
+
+export type { Database } from './schema.js';
+export type Db = Kysely<Database>;
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: DialectName;
+  /** The PostgreSQL schema holding the tables, when one was chosen; migrations keep their bookkeeping there. */
+  schema?: string;
+  close(): Promise<void>;
+}
+
+function openSqlite(file: string): BetterSqlite3.Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new BetterSqlite3(file);
+  // WAL lets readers run while one writer writes; synchronous=FULL syncs the WAL on every commit so that a
+  // write acknowledged to a client survives a power cut; busy_timeout makes a second process (the admin
+  // command line, a worker) wait for the write lock instead of failing at once.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return sqlite;
+}
+
+export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
+  if (config.dialect === 'sqlite') {
+    const db = new Kysely<Database>({ dialect: new CachingSqliteDialect(openSqlite(config.file)) });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  const schema = config.schema;
+  const pool = new pg.Pool({
+    connectionString: config.connectionString,
+    max: 10,
+    // The schema comes first on the search path so unqualified table names resolve to it.
+    ...(schema ? { options: `-c search_path=${schema},public` } : {}),
+  });
+  if (schema) {
+    // Created before Kysely uses the pool so that migrations can put their bookkeeping tables in it.
+    await pool.query(`create schema if not exists "${schema}"`);
+  }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', ...(schema ? { schema } : {}), close: () => db.destroy() };
+}
+
+/** Whether the database answers; used by /readyz. */
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}

@@ -1,0 +1,52 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { DatabaseHandle } from './index.js';
+
+/** Migrations are the ordered files of ./migrations (`0001_name.ts`, ...), each exporting `up(db)`. */
+export const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export class MigrationError extends Error {
+  override readonly name = 'MigrationError';
+}
+
+const MIGRATION_FILE = /^(\d{4}_[\w-]+)\.(?:js|ts)$/;
+
+/**
+ * Kysely's FileMigrationProvider imports from inside node_modules, which a test runner that compiles
+ * TypeScript on the fly cannot follow; importing from here works both from dist/ (.js) and from src/ (.ts).
+ */
+export const folderMigrationProvider: MigrationProvider = {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const migrations: Record<string, Migration> = {};
+    for (const file of (await readdir(migrationsDir)).sort()) {
+      const match = MIGRATION_FILE.exec(file);
+      if (!match || file.endsWith('.d.ts')) continue;
+      const module = (await import(pathToFileURL(path.join(migrationsDir, file)).href)) as Partial<Migration>;
+      if (typeof module.up !== 'function') throw new MigrationError(`migration ${file} does not export up()`);
+      migrations[match[1]!] = { up: module.up, ...(module.down ? { down: module.down } : {}) };
+    }
+    return migrations;
+  },
+};
+
+/**
+ * Brings the schema up to date; every entry point runs this at start. Kysely's migrator takes a lock, so a
+ * server and an admin command started together do not apply the same migration twice.
+ */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: folderMigrationProvider,
+    ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
+    const name = failed ? ` ${failed.migrationName}` : '';
+    throw new MigrationError(`migration${name} failed: ${reason}`, { cause: error });
+  }
+  return (results ?? []).map((result) => result.migrationName);
+}

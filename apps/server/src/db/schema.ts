@@ -1,0 +1,234 @@
+/**
+ * The row types of every table, as Kysely sees them. Booleans are stored as integers (0/1) and JSON as text
+ * so that the same migrations and queries run on SQLite and PostgreSQL; timestamps are ISO-8601 strings.
+ * A family that adds tables adds its interfaces here and a migration in ./migrations/.
+ */
+
+export interface UsersTable {
+  id: string;
+  /** Always lower-cased before it is stored or compared. */
+  email: string;
+  display_name: string;
+  photo_url: string | null;
+  created_at: string;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the token, hex; the token itself is never stored. */
+  token_hash: string;
+  label: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  title: string;
+  created_at: string;
+  /** JSON array of strings. */
+  email_domains: string;
+  hostname: string | null;
+  type: 'business' | 'community';
+  use_case: string | null;
+  community_type: string | null;
+  /** The role given to people who join; null makes them guests. */
+  default_role: string | null;
+  default_site_id: string | null;
+  sso: number;
+  ai: number;
+  invite_links: number;
+  /** JSON of the `mergeRules` object. */
+  merge_rules: string;
+  custom_hostname: string | null;
+  logo_url: string | null;
+}
+
+export interface OrganizationMembersTable {
+  organization_id: string;
+  user_id: string;
+  /** null for a guest, who has no organization-wide role. */
+  role: string | null;
+  joined_at: string;
+  last_seen_at: string | null;
+  sso: number;
+  disabled: number;
+}
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  /** JSON of the job's input. */
+  payload: string;
+  status: JobStatus;
+  /** The job is not claimed before this time (the first run, or the next retry after a backoff). */
+  run_at: string;
+  attempts: number;
+  max_attempts: number;
+  /** While a worker runs the job, its lease ends here; a lease that lapsed means the worker died. */
+  locked_until: string | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface CountersTable {
+  scope: string;
+  name: string;
+  value: number;
+}
+
+export type TeamMemberRole = 'owner' | 'member';
+
+export interface TeamsTable {
+  id: string;
+  organization_id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TeamMembersTable {
+  team_id: string;
+  user_id: string;
+  role: TeamMemberRole;
+  added_at: string;
+}
+
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
+export interface CollectionsTable {
+  id: string;
+  organization_id: string;
+  /** null at the top level of the organization. */
+  parent_id: string | null;
+  title: string;
+  /** null when the collection has no description. */
+  description: string | null;
+  /** A role, `inherit`, or null (grants nothing by default). */
+  default_level: string | null;
+  /** Sortable key among the siblings (collections and spaces) under the same parent; compared byte by byte. */
+  position: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SpacesTable {
+  id: string;
+  organization_id: string;
+  /** null at the top level; a deleted space keeps it even after the collection is gone. */
+  collection_id: string | null;
+  title: string;
+  /** An empty string when the space has none. */
+  emoji: string;
+  visibility: string;
+  edit_mode: string;
+  /** A role, `inherit`, or null (grants nothing by default). */
+  default_level: string | null;
+  language: string | null;
+  /** JSON of the `mergeRules` object. */
+  merge_rules: string;
+  /** The current main revision. */
+  revision_id: string;
+  /** JSON of the `gitSync` object, once the space is synchronized. */
+  git_sync: string | null;
+  /** JSON of the `visitorAuth` object. */
+  visitor_auth: string | null;
+  /** Sortable key among the siblings (collections and spaces) under the same parent; compared byte by byte. */
+  position: string;
+  created_at: string;
+  updated_at: string;
+  /** Set while the space is deleted (restorable for 7 days). */
+  deleted_at: string | null;
+  /** Counters kept by the services that create comments and change requests, in the same transactions. */
+  comments_count: number;
+  change_requests_count: number;
+  change_requests_open: number;
+  change_requests_draft: number;
+}
+
+/** Immutable content objects keyed by the SHA-256 of their bytes (see content/hash.ts). */
+export interface ContentObjectsTable {
+  hash: string;
+  kind: 'root' | 'page' | 'file' | 'blob';
+  body: Uint8Array;
+  size: number;
+}
+
+export interface RevisionsTable {
+  id: string;
+  space_id: string;
+  /** `edits`, `merge`, `rollback`, `update`, `computed`. */
+  type: string;
+  /** JSON array of the parent revision ids. */
+  parents: string;
+  /** Hash of the tree root object. */
+  root: string;
+  created_at: string;
+  created_by: string | null;
+  /** JSON of the Git commit the revision comes from or went to. */
+  git: string | null;
+  change_request_id: string | null;
+}
+
+/** Which revision a space's search rows come from, and the block of row ids the space writes in (0040). */
+export interface SearchSpacesTable {
+  space_id: string;
+  revision_id: string;
+  /** Row ids of the space are `row_block * 2^32 + n`, so one id range holds exactly the space's rows. */
+  row_block: number;
+  /** Row numbers of the block used so far (PostgreSQL answers this bigint as a string). */
+  next_row: number | string;
+  page_count: number;
+  section_count: number;
+  indexed_at: string;
+}
+
+/**
+ * One section of a page of a space's current revision, as search finds and shows it (0040). On SQLite the
+ * FTS5 table `search_fts` indexes it by id; on PostgreSQL a generated `search_vector` column (not listed
+ * here: it is never read or written directly) does.
+ */
+export interface SearchSectionsTable {
+  /** bigint on PostgreSQL (answered as a string there). */
+  id: number | string;
+  space_id: string;
+  revision_id: string;
+  page_id: string;
+  page_hash: string;
+  section_position: number;
+  depth: number;
+  section_id: string;
+  page_title: string;
+  page_path: string;
+  /** JSON array of the titles of the pages above. */
+  ancestors: string;
+  section_title: string;
+  body: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  api_tokens: ApiTokensTable;
+  organizations: OrganizationsTable;
+  organization_members: OrganizationMembersTable;
+  jobs: JobsTable;
+  counters: CountersTable;
+  collections: CollectionsTable;
+  spaces: SpacesTable;
+  content_objects: ContentObjectsTable;
+  revisions: RevisionsTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  server_secrets: ServerSecretsTable;
+  search_spaces: SearchSpacesTable;
+  search_sections: SearchSectionsTable;
+}

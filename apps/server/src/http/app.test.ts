@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/server.js';
+import type { OpenApiDocument } from './openapi/spec.js';
+import type { Handlers } from './registry.js';
+
+// A small contract of our own, so the request flow is tested independently of the real one.
+const error = { $ref: '#/components/responses/Error' };
+const spec: OpenApiDocument = {
+  openapi: '3.1.0',
+  info: { title: 'test', version: '1' },
+  servers: [{ url: '/v1' }],
+  security: [{ bearerAuth: [] }],
+  paths: {
+    '/things': {
+      get: {
+        operationId: 'listThings',
+        parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 50 } }],
+        responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } }, default: error },
+      },
+      post: {
+        operationId: 'createThing',
+        requestBody: { required: true, content: { 'application/json': { schema: {
+          type: 'object', additionalProperties: false, required: ['title'], properties: { title: { type: 'string', maxLength: 50 } },
+        } } } },
+        responses: { 201: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } }, default: error },
+      },
+    },
+    '/things/{thingId}': {
+      get: {
+        operationId: 'getThing',
+        parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string', minLength: 3 } }],
+        responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } }, default: error },
+      },
+      delete: {
+        operationId: 'deleteThing',
+        parameters: [{ name: 'thingId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { 204: { description: 'gone' }, default: error },
+      },
+    },
+    '/things/special': {
+      get: { operationId: 'getSpecialThing', responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } }, default: error } },
+    },
+    '/boom': { get: { operationId: 'boom', responses: { 200: { description: 'never' }, default: error } } },
+    '/duplicate': { post: { operationId: 'duplicate', responses: { 201: { description: 'never' }, default: error } } },
+    '/broken': { get: { operationId: 'broken', responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } }, default: error } } },
+    '/todo': { get: { operationId: 'notWrittenYet', responses: { 200: { description: 'ok' }, default: error } } },
+    '/public': { get: { operationId: 'publicThing', security: [], responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } }, default: error } } },
+  },
+  components: {
+    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+    schemas: {
+      Thing: { type: 'object', additionalProperties: false, required: ['object', 'title'], properties: { object: { const: 'thing' }, title: { type: 'string' }, limit: { type: 'integer' } } },
+      Error: {
+        type: 'object', additionalProperties: false, required: ['error'],
+        properties: { error: { type: 'object', additionalProperties: false, required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } } },
+      },
+    },
+    responses: { Error: { description: 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } },
+  },
+};
+
+const handlers = {
+  listThings: async ({ query }: { query: { limit: number } }) => ({ status: 200, body: { object: 'thing', title: 'list', limit: query.limit } }),
+  createThing: async ({ body }: { body: { title: string } }) => ({ status: 201, body: { object: 'thing', title: body.title } }),
+  getThing: async ({ params }: { params: { thingId: string } }) => ({ status: 200, body: { object: 'thing', title: params.thingId } }),
+  deleteThing: async () => ({ status: 204 }),
+  getSpecialThing: async () => ({ status: 200, body: { object: 'thing', title: 'special' } }),
+  boom: async () => {
+    throw new Error('SELECT password FROM secrets failed');
+  },
+  duplicate: async () => {
+    throw Object.assign(new Error('UNIQUE constraint failed: users.email'), { code: 'SQLITE_CONSTRAINT_UNIQUE' });
+  },
+  broken: async () => ({ status: 200, body: { object: 'thing', title: 42 } }),
+  publicThing: async () => ({ status: 200, body: { object: 'thing', title: 'public' } }),
+} as unknown as Handlers;
+
+describe('request flow', () => {
+  let server: TestServer;
+  let auth: Record<string, string>;
+  const url = (path: string) => `${server.url}/v1${path}`;
+
+  beforeAll(async () => {
+    server = await startTestServer({ spec, handlers, env: { QUIRE_BODY_LIMIT: '2kb' } });
+    auth = { authorization: `Bearer ${(await server.bootstrap()).token}` };
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  async function call(path: string, init: RequestInit = {}) {
+    const response = await fetch(url(path), { ...init, headers: { ...auth, ...(init.headers as Record<string, string>) } });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) as unknown : undefined };
+  }
+
+  it('validates, coerces and defaults query parameters', async () => {
+    expect((await call('/things')).body).toEqual({ object: 'thing', title: 'list', limit: 50 });
+    expect((await call('/things?limit=7')).body).toEqual({ object: 'thing', title: 'list', limit: 7 });
+    expect(await call('/things?limit=1001')).toMatchObject({ status: 400, body: { error: { code: 400, message: 'query.limit must be <= 1000' } } });
+    expect(await call('/things?limit=abc')).toMatchObject({ status: 400, body: { error: { code: 400, message: 'query.limit must be integer' } } });
+    expect(await call('/things?color=red')).toMatchObject({ status: 400, body: { error: { message: 'query.color is not a parameter of this operation' } } });
+  });
+
+  it('validates bodies and names the field', async () => {
+    const post = (body: string, type = 'application/json') => call('/things', { method: 'POST', body, headers: { 'content-type': type } });
+    expect(await post(JSON.stringify({ title: 'ok' }))).toMatchObject({ status: 201, body: { object: 'thing', title: 'ok' } });
+    expect(await post(JSON.stringify({ title: 'x'.repeat(51) }))).toMatchObject({ status: 400, body: { error: { message: 'body.title must NOT have more than 50 characters' } } });
+    expect(await post(JSON.stringify({}))).toMatchObject({ status: 400, body: { error: { message: 'body.title is required' } } });
+    expect(await post(JSON.stringify({ title: 'a', extra: 1 }))).toMatchObject({ status: 400, body: { error: { message: 'body.extra is not allowed' } } });
+    expect(await post('{"title":')).toMatchObject({ status: 400, body: { error: { code: 400, message: 'The request body is not valid JSON' } } });
+    expect(await post(JSON.stringify({ title: 'x'.repeat(3000) }))).toMatchObject({ status: 413, body: { error: { code: 413 } } });
+    expect(await post('title=x', 'application/x-www-form-urlencoded')).toMatchObject({ status: 415, body: { error: { code: 415 } } });
+    expect(await call('/things', { method: 'POST' })).toMatchObject({ status: 400, body: { error: { code: 400 } } });
+  });
+
+  it('validates path parameters', async () => {
+    expect(await call('/things/ab')).toMatchObject({ status: 400, body: { error: { message: 'path.thingId must NOT have fewer than 3 characters' } } });
+    expect((await call('/things/abc')).body).toEqual({ object: 'thing', title: 'abc' });
+  });
+
+  it('routes a static segment before a parameter at the same place', async () => {
+    expect((await call('/things/special')).body).toEqual({ object: 'thing', title: 'special' });
+    // A method the static path lacks still reaches the parameterised path.
+    expect((await call('/things/special', { method: 'DELETE' })).status).toBe(204);
+  });
+
+  it('answers 404 for unknown routes and 405 with Allow for a wrong method', async () => {
+    expect(await call('/nothing-here')).toMatchObject({ status: 404, body: { error: { code: 404 } } });
+    expect(await call('/things/')).toMatchObject({ status: 404 });
+    const wrong = await call('/things', { method: 'PUT' });
+    expect(wrong).toMatchObject({ status: 405, body: { error: { code: 405 } } });
+    expect(wrong.headers.get('allow')).toBe('GET, POST, HEAD');
+  });
+
+  it('answers 501 in the error shape for an operation without a handler, after authentication', async () => {
+    expect(await call('/todo')).toEqual(expect.objectContaining({ status: 501, body: { error: { code: 501, message: 'notWrittenYet is not implemented yet' } } }));
+    expect((await fetch(url('/todo'))).status).toBe(401);
+  });
+
+  it('needs no token where the operation has no security', async () => {
+    expect((await fetch(url('/public'))).status).toBe(200);
+  });
+
+  it('hides internals of unexpected errors', async () => {
+    const response = await call('/boom');
+    expect(response).toMatchObject({ status: 500, body: { error: { code: 500, message: 'Internal error' } } });
+    expect(JSON.stringify(response.body)).not.toMatch(/SELECT|password|at /);
+  });
+
+  it('maps a unique-constraint violation to 409', async () => {
+    expect(await call('/duplicate', { method: 'POST' })).toMatchObject({ status: 409, body: { error: { code: 409 } } });
+  });
+
+  it('fails an answer that breaks the contract with a 500 (tests validate responses strictly)', async () => {
+    const response = await call('/broken');
+    expect(response.status).toBe(500);
+    expect((response.body as { error: { message: string } }).error.message).toMatch(/^The response does not match the API contract: response\.title must be string/);
+  });
+
+  it('echoes a sane X-Request-Id and makes one otherwise', async () => {
+    const given = await fetch(url('/things'), { headers: { ...auth, 'x-request-id': 'abc-123' } });
+    expect(given.headers.get('x-request-id')).toBe('abc-123');
+    const made = await fetch(url('/things'), { headers: { ...auth, 'x-request-id': 'bad id with spaces' } });
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves /healthz and /readyz outside /v1 without a token', async () => {
+    expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'ok' });
+  });
+
+  it('compiled every validator before listening', async () => {
+    const validators = [...server.running.quire.validators.values()];
+    expect(validators.every((validator) => validator.compiledRequestValidators > 0)).toBe(true);
+    expect(validators.reduce((sum, validator) => sum + validator.compiledResponseValidators, 0)).toBe(server.running.quire.operations.length);
+    const before = validators.map((validator) => validator.compiledRequestValidators);
+    await call('/things?limit=3');
+    await call('/things', { method: 'POST', body: '{"title":"x"}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+    await fetch(url('/things'), { method: 'HEAD', headers: auth });
+    expect(validators.map((validator) => validator.compiledRequestValidators)).toEqual(before);
+  });
+});
+
+describe('response validation in production', () => {
+  it('only reports a mismatch and still answers', async () => {
+    const server = await startTestServer({ spec, handlers, env: { QUIRE_RESPONSE_VALIDATION: 'log', NODE_ENV: 'production' } });
+    try {
+      // Production compiles response validators after listening; wait for that instead of racing it.
+      await server.running.quire.warmResponses();
+      expect(server.running.quire.validators.get('/broken')!.compiledResponseValidators).toBe(1);
+      const { token } = await server.bootstrap();
+      const response = await fetch(`${server.url}/v1/broken`, { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ object: 'thing', title: 42 });
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,20 @@
+import { mergeHandlers, type Handlers } from '../registry.js';
+import type { HandlerDeps } from './deps.js';
+import { organizationHandlers } from './organization-handlers.js';
+import { collectionHandlers } from './collection-handlers.js';
+import { spaceHandlers } from './space-handlers.js';
+import { memberHandlers } from './member-handlers.js';
+import { teamHandlers } from './team-handlers.js';
+
+export type { HandlerDeps } from './deps.js';
+
+/** Every handler group; a family adds its `<resource>-handlers.ts` here. */
+export function allHandlers(deps: HandlerDeps): Handlers {
+  return mergeHandlers(
+    organizationHandlers(deps),
+    collectionHandlers(deps),
+    spaceHandlers(deps),
+    memberHandlers(deps),
+    teamHandlers(deps),
+  );
+}

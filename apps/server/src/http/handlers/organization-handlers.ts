@@ -1,0 +1,26 @@
+import { getOrganizationForCaller, listOrganizationsForCaller } from '../../services/organization-service.js';
+import { listAnswer } from '../pagination.js';
+import { presentOrganization } from '../presenters/organization-presenter.js';
+import { presentUser } from '../presenters/user-presenter.js';
+import type { Handlers } from '../registry.js';
+import type { HandlerDeps } from './deps.js';
+
+/** The caller and their organizations. */
+export function organizationHandlers({ services, present }: HandlerDeps): Handlers {
+  return {
+    getAuthenticatedUser: async ({ caller }) => ({
+      status: 200,
+      body: presentUser(present, caller.user, { withEmail: true }),
+    }),
+
+    listOrganizationsForAuthenticatedUser: async ({ caller, query }) => {
+      const page = await listOrganizationsForCaller(services, caller, query);
+      return { status: 200, body: listAnswer(page, (row) => presentOrganization(present, row)) };
+    },
+
+    getOrganizationById: async ({ caller, params }) => {
+      const found = await getOrganizationForCaller(services, caller, params.organizationId);
+      return { status: 200, body: presentOrganization(present, found) };
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import {
+  createSpace,
+  deleteSpace,
+  duplicateSpaceById,
+  getSpace,
+  listSpacesOfOrganization,
+  moveSpaceTo,
+  restoreDeletedSpace,
+  transferSpaceTo,
+  updateSpaceSettings,
+} from '../../services/space-service.js';
+import { listAnswer } from '../pagination.js';
+import { presentSpace } from '../presenters/space-presenter.js';
+import type { Handlers } from '../registry.js';
+import type { HandlerDeps } from './deps.js';
+
+/** Spaces: their lists, settings, deletion and restoration, copies and place in the organization. */
+export function spaceHandlers({ services, present }: HandlerDeps): Handlers {
+  return {
+    listSpacesInOrganizationById: async ({ caller, params, query }) => {
+      const page = await listSpacesOfOrganization(services, caller, params.organizationId, query);
+      return { status: 200, body: listAnswer(page, (row) => presentSpace(present, row)) };
+    },
+
+    createSpace: async ({ caller, params, body }) => ({
+      status: 201,
+      body: presentSpace(present, await createSpace(services, caller, params.organizationId, body)),
+    }),
+
+    // `shareKey` only resolves published URLs of share-link sites; no site publishes a space yet, so the
+    // answer is the same with or without it.
+    getSpaceById: async ({ caller, params }) => ({
+      status: 200,
+      body: presentSpace(present, await getSpace(services, caller, params.spaceId)),
+    }),
+
+    updateSpaceById: async ({ caller, params, body }) => ({
+      status: 200,
+      body: presentSpace(present, await updateSpaceSettings(services, caller, params.spaceId, body)),
+    }),
+
+    deleteSpaceById: async ({ caller, params }) => {
+      await deleteSpace(services, caller, params.spaceId);
+      return { status: 204 };
+    },
+
+    restoreSpace: async ({ caller, params }) => ({
+      status: 200,
+      body: presentSpace(present, await restoreDeletedSpace(services, caller, params.spaceId)),
+    }),
+
+    duplicateSpace: async ({ caller, params }) => ({
+      status: 201,
+      body: presentSpace(present, await duplicateSpaceById(services, caller, params.spaceId)),
+    }),
+
+    moveSpace: async ({ caller, params, body }) => ({
+      status: 200,
+      body: presentSpace(present, await moveSpaceTo(services, caller, params.spaceId, body)),
+    }),
+
+    transferSpace: async ({ caller, params, body }) => ({
+      status: 200,
+      body: presentSpace(present, await transferSpaceTo(services, caller, params.spaceId, body)),
+    }),
+  };
+}

@@ -1,0 +1,62 @@
+import type { JsonObject, OpenApiDocument } from './spec.js';
+
+function decodePointerToken(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/**
+ * A copy of the spec that holds one path item and only the components it reaches through `$ref`s
+ * (followed transitively). Each route's validator is built from one of these, so that neither its route
+ * lookup nor its schema compilation grows with the size of the whole spec.
+ */
+export function pruneSpec(spec: OpenApiDocument, specPath: string, options: { responses?: boolean } = {}): OpenApiDocument {
+  const original = spec.paths[specPath];
+  if (!original) throw new Error(`the spec has no path ${specPath}`);
+  // Without responses, only what requests need is kept (request validators then compile less).
+  const pathItem = options.responses === false
+    ? Object.fromEntries(Object.entries(original).map(([key, value]) =>
+        [key, value !== null && typeof value === 'object' && 'responses' in value ? { ...value, responses: {} } : value]))
+    : original;
+  const components: Record<string, Record<string, unknown>> = {};
+  const visited = new Set<string>();
+
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child);
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node as JsonObject)) {
+      if (key === '$ref' && typeof value === 'string') follow(value);
+      else visit(value);
+    }
+  };
+
+  const follow = (ref: string): void => {
+    if (visited.has(ref)) return;
+    visited.add(ref);
+    const match = /^#\/components\/([^/]+)\/([^/]+)$/.exec(ref);
+    if (!match) throw new Error(`unsupported $ref ${ref} under ${specPath}: the bundled spec should only hold component refs`);
+    const section = match[1]!;
+    const name = decodePointerToken(match[2]!);
+    const target = spec.components?.[section]?.[name];
+    if (target === undefined) throw new Error(`unresolved $ref ${ref} under ${specPath}`);
+    (components[section] ??= {})[name] = target;
+    visit(target);
+  };
+
+  visit(pathItem);
+  const securitySchemes = spec.components?.securitySchemes;
+  if (securitySchemes) components.securitySchemes = securitySchemes;
+
+  const pruned: OpenApiDocument = {
+    openapi: spec.openapi,
+    info: spec.info,
+    paths: { [specPath]: pathItem },
+    components,
+  };
+  if (spec.servers) pruned.servers = spec.servers;
+  if (spec.security) pruned.security = spec.security;
+  // Deep copy: the validator library annotates and rewrites the document it is given.
+  return structuredClone(pruned);
+}

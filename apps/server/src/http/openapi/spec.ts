@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export type JsonObject = { [key: string]: unknown };
+
+export interface OpenApiOperation extends JsonObject {
+  operationId?: string;
+  tags?: string[];
+  security?: Array<Record<string, string[]>>;
+  requestBody?: { required?: boolean; content?: JsonObject } & JsonObject;
+  parameters?: unknown[];
+  responses?: JsonObject;
+}
+
+export interface OpenApiDocument extends JsonObject {
+  openapi: string;
+  info: JsonObject;
+  servers?: Array<{ url: string } & JsonObject>;
+  security?: Array<Record<string, string[]>>;
+  tags?: Array<{ name: string } & JsonObject>;
+  paths: Record<string, JsonObject>;
+  components?: Record<string, Record<string, unknown>>;
+}
+
+export interface OperationInfo {
+  operationId: string;
+  method: HttpMethod;
+  /** The path as the spec writes it, e.g. `/orgs/{organizationId}`. */
+  specPath: string;
+  /** The Express route, with the base path, e.g. `/v1/orgs/:organizationId`. */
+  expressPath: string;
+  tags: string[];
+  /** False only for operations whose `security` is explicitly empty. */
+  requiresAuth: boolean;
+  requestBodyRequired: boolean;
+  hasRequestBody: boolean;
+  definition: OpenApiOperation;
+}
+
+/** The bundled spec that `packages/api-types` generates from openapi/v1.yaml. */
+export function bundledSpecFile(): string {
+  return createRequire(import.meta.url).resolve('@quire/api-types/openapi.json');
+}
+
+const loaded = new Map<string, OpenApiDocument>();
+
+/** Read once per process and never modified (validators work on pruned copies). */
+export function loadBundledSpec(file = bundledSpecFile()): OpenApiDocument {
+  const cached = loaded.get(file);
+  if (cached) return cached;
+  const spec = JSON.parse(readFileSync(file, 'utf8')) as OpenApiDocument;
+  if (typeof spec.openapi !== 'string' || typeof spec.paths !== 'object') throw new Error(`${file} is not an OpenAPI document`);
+  loaded.set(file, spec);
+  return spec;
+}
+
+/** `/v1` from `servers: [{url: /v1}]`; only the path of the first server counts. */
+export function basePath(spec: OpenApiDocument): string {
+  const url = spec.servers?.[0]?.url ?? '';
+  const path = /^[a-z]+:\/\//i.test(url) ? new URL(url).pathname : url;
+  return path.replace(/\/+$/, '');
+}
+
+export function toExpressPath(base: string, specPath: string): string {
+  return base + specPath.replace(/\{([^}/]+)\}/g, ':$1');
+}
+
+/**
+ * Express tries routes in the order they are added; a static segment must come before a parameter at the
+ * same place (`/versions/latest` before `/versions/{versionId}`), so parameters sort after everything else.
+ */
+export function compareSpecPaths(a: string, b: string): number {
+  const key = (path: string) => path.replace(/\{[^}]+\}/g, '\uffff');
+  const ka = key(a);
+  const kb = key(b);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+export function listOperations(spec: OpenApiDocument): OperationInfo[] {
+  const base = basePath(spec);
+  const operations: OperationInfo[] = [];
+  for (const specPath of Object.keys(spec.paths).sort(compareSpecPaths)) {
+    const item = spec.paths[specPath] ?? {};
+    for (const method of HTTP_METHODS) {
+      const definition = item[method] as OpenApiOperation | undefined;
+      if (!definition) continue;
+      if (!definition.operationId) throw new Error(`${method.toUpperCase()} ${specPath} has no operationId`);
+      const security = definition.security ?? spec.security ?? [];
+      operations.push({
+        operationId: definition.operationId,
+        method,
+        specPath,
+        expressPath: toExpressPath(base, specPath),
+        tags: definition.tags ?? [],
+        requiresAuth: security.length > 0 && !security.some((requirement) => Object.keys(requirement).length === 0),
+        requestBodyRequired: definition.requestBody?.required === true,
+        hasRequestBody: definition.requestBody !== undefined,
+        definition,
+      });
+    }
+  }
+  return operations;
+}

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../logger.js';
+import type { Caller } from '../services/caller.js';
+import type { ResponseCheck } from './respond.js';
+
+/** What the server knows about one request while serving it. */
+export interface RequestState {
+  requestId: string;
+  started: bigint;
+  /** Set once the operation is known and its answers are checked against the contract. */
+  checkResponse?: ResponseCheck | undefined;
+  caller?: Caller | undefined;
+}
+
+const STATE = Symbol('quire.requestState');
+const INCOMING_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+
+type WithState = IncomingMessage & { [STATE]?: RequestState };
+
+/**
+ * Gives the request an id (the caller's `X-Request-Id` when it is sane, a new one otherwise), echoes it in
+ * the answer, and logs one line when the answer is finished.
+ */
+export function beginRequest(req: IncomingMessage, res: ServerResponse, logger: Logger): RequestState {
+  const incoming = req.headers['x-request-id'];
+  const state: RequestState = {
+    requestId: typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID(),
+    started: process.hrtime.bigint(),
+  };
+  (req as WithState)[STATE] = state;
+  res.setHeader('X-Request-Id', state.requestId);
+  if (logger.isLevelEnabled('info')) {
+    res.once('finish', () => {
+      const ms = Number(process.hrtime.bigint() - state.started) / 1e6;
+      logger.info({ reqId: state.requestId, method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+  }
+  return state;
+}
+
+export function requestState(req: IncomingMessage): RequestState {
+  const state = (req as WithState)[STATE];
+  if (!state) throw new Error('request state missing: beginRequest() was not called');
+  return state;
+}
+
+export function maybeRequestState(req: IncomingMessage): RequestState | undefined {
+  return (req as WithState)[STATE];
+}
+
+/**
+ * The request as the validators and handlers see it: the raw node request plus what Express would have
+ * added (the validator library reads these fields).
+ */
+export interface ApiRequest extends IncomingMessage {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body?: unknown;
+  originalUrl: string;
+  path: string;
+}

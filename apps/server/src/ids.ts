@@ -1,0 +1,39 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * A random, URL-safe identifier (20 base62 characters, about 119 bits). Ids are made in application code
+ * so that both database dialects store the same thing and rows can be referenced before they are inserted.
+ */
+export function newId(length = 20): string {
+  let id = '';
+  // Rejection sampling keeps every character equally likely (256 is not a multiple of 62).
+  while (id.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) id += BASE62[byte % 62];
+      if (id.length === length) break;
+    }
+  }
+  return id;
+}
+
+/** A new API token: 32 random bytes, base64url, with a prefix that makes leaked tokens easy to recognise. */
+export function newApiToken(): string {
+  return `qk_${randomBytes(32).toString('base64url')}`;
+}
+
+/** Tokens are stored only as this hash, so a copy of the database does not hold usable credentials. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Timestamps are ISO-8601 strings made in code (millisecond precision, UTC) for both dialects. */
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+/** Jitter for retry delays, so that failing jobs do not retry in lock-step. */
+export function jitter(maxMs: number): number {
+  return maxMs > 0 ? randomInt(0, maxMs + 1) : 0;
+}

@@ -1,0 +1,110 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config.js';
+import { openDatabase, type DatabaseHandle } from './db/index.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createApp, type QuireApp } from './http/app.js';
+import type { OpenApiDocument } from './http/openapi/spec.js';
+import type { Handlers } from './http/registry.js';
+import { allJobHandlers } from './jobs/index.js';
+import { JobRunner, type JobHandlers } from './jobs/runner.js';
+import type { Logger } from './logger.js';
+import type { ServiceContext } from './services/context.js';
+
+export interface StartOptions {
+  config: Config;
+  logger: Logger;
+  spec?: OpenApiDocument;
+  handlers?: Handlers;
+  jobHandlers?: JobHandlers;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  server: Server;
+  database: DatabaseHandle;
+  services: ServiceContext;
+  quire: QuireApp;
+  runner: JobRunner | undefined;
+  /** Graceful: stop accepting, let in-flight requests finish, stop the job runner, close the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database, migrates it, builds the app (compiling every validator) and only then listens, so
+ * the first request a client sends is served at full speed.
+ */
+export async function startServer({ config, logger, spec, handlers, jobHandlers }: StartOptions): Promise<RunningServer> {
+  const database = await openDatabase(config.database);
+  let server: Server | undefined;
+  let runner: JobRunner | undefined;
+  try {
+    await migrateToLatest(database);
+    const services: ServiceContext = { db: database.db, dialect: database.dialect, logger, ...(config.jwtSecret ? { jwtSecret: config.jwtSecret } : {}) };
+    let shuttingDown = false;
+    const quire = await createApp({
+      services,
+      logger,
+      publicUrl: config.publicUrl,
+      bodyLimitBytes: config.bodyLimitBytes,
+      responseValidation: config.responseValidation,
+      ...(spec ? { spec } : {}),
+      ...(handlers ? { handlers } : {}),
+      isShuttingDown: () => shuttingDown,
+    });
+
+    server = createServer(quire.handle);
+    const httpServer = server;
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      httpServer.listen(config.port, config.host, () => {
+        httpServer.off('error', reject);
+        resolve();
+      });
+    });
+    const port = (httpServer.address() as AddressInfo).port;
+    if (config.responseValidation === 'log') {
+      quire.warmResponses().then(
+        (compiled) => logger.debug({ compiled }, 'response validators compiled'),
+        (error: unknown) => logger.error({ err: error }, 'could not compile response validators'),
+      );
+    }
+
+    if (config.runJobs) {
+      runner = new JobRunner({ services, handlers: jobHandlers ?? allJobHandlers() });
+      runner.start();
+    }
+    const jobRunner = runner;
+
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> => {
+      closing ??= (async () => {
+        shuttingDown = true;
+        const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        // Keep-alive connections idle now, or idle once their request is answered, would hold close()
+        // open until they time out; close them as soon as they have nothing in flight.
+        httpServer.closeIdleConnections();
+        const sweep = setInterval(() => httpServer.closeIdleConnections(), 50);
+        const deadline = setTimeout(() => httpServer.closeAllConnections(), config.shutdownTimeoutMs);
+        try {
+          await drained;
+        } finally {
+          clearInterval(sweep);
+          clearTimeout(deadline);
+        }
+        await jobRunner?.stop();
+        await database.close();
+      })();
+      return closing;
+    };
+
+    const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    return { url: `http://${host}:${port}`, port, server: httpServer, database, services, quire, runner, close };
+  } catch (error) {
+    await runner?.stop();
+    server?.close();
+    await database.close();
+    throw error;
+  }
+}

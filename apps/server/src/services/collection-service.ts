@@ -1,0 +1,343 @@
+import type { ContentPosition } from '@quire/api-types';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../http/errors.js';
+import { pageRequest } from '../http/pagination.js';
+import { newId, nowIso } from '../ids.js';
+import {
+  canCreateContentIn,
+  canViewContent,
+  collectionChain,
+  collectionPermissions,
+  contentRole,
+  contentVisibilityFilter,
+  parseDefaultLevel,
+  type CollectionLevel,
+  type ContentVisibilityFilter,
+} from '../policies/collection-policy.js';
+import { canViewOrganization, membershipFromRow, type OrganizationMembership } from '../policies/organization-policy.js';
+import { atLeast, type DefaultLevel, type RoleOrGuest } from '../policies/roles.js';
+import { spaceRole } from '../policies/space-policy.js';
+import {
+  COLLECTION_ORDER_KEY_LENGTH,
+  deleteCollection,
+  findCollectionAncestry,
+  findCollectionForMember,
+  findCollectionSubtreeIds,
+  insertCollection,
+  listCollectionLevels,
+  listCollectionsInOrganization,
+  lockOrganizationStructure,
+  setCollectionsOrganization,
+  updateCollection,
+  type CollectionRow,
+} from '../stores/collection-store.js';
+import type { KeysetPage } from '../stores/keyset.js';
+import {
+  findSpaceIdsInCollections,
+  listSpacesInCollection,
+  markSpacesOfCollectionsDeleted,
+  setSpacesOrganization,
+  SPACE_ORDER_KEY_LENGTH,
+  type SpaceRow,
+} from '../stores/space-store.js';
+import type { Caller } from './caller.js';
+import { placeAmongSiblings } from './content-placement.js';
+import type { ServiceContext } from './context.js';
+import { getOrganizationForCaller } from './organization-service.js';
+import { assertSpacesMayLeave, schedulePurge } from './space-lifecycle.js';
+
+/** A collection as the caller sees it: the row and the caller's role on it (which `permissions` come from). */
+export interface CollectionWithRole {
+  collection: CollectionRow;
+  role: RoleOrGuest;
+}
+
+export interface CollectionAccess extends CollectionWithRole {
+  /** The collection and its ancestors, nearest first. */
+  ancestry: CollectionRow[];
+  /** Their default levels, in the same order: the chain that content inside the collection inherits. */
+  chain: DefaultLevel[];
+  membership: OrganizationMembership | undefined;
+}
+
+function notFound(field?: string): NotFoundError {
+  return new NotFoundError(field ? `No collection matches ${field}` : 'No collection matches this id');
+}
+
+function levelsOf(ancestry: readonly CollectionRow[]): DefaultLevel[] {
+  return ancestry.map((row) => parseDefaultLevel(row.default_level));
+}
+
+async function loadCollectionAccess(context: ServiceContext, caller: Caller, collectionId: string): Promise<CollectionAccess | undefined> {
+  const found = await findCollectionForMember(context.db, collectionId, caller.user.id);
+  if (!found) return undefined;
+  const membership = found.membership ? membershipFromRow(found.membership) : undefined;
+  if (!canViewOrganization(membership)) return undefined;
+  const ancestry = found.collection.parent_id === null ? [found.collection] : await findCollectionAncestry(context.db, collectionId);
+  const chain = levelsOf(ancestry);
+  const role = contentRole(membership, chain);
+  if (!canViewContent(role)) return undefined;
+  return { collection: found.collection, role, ancestry, chain, membership };
+}
+
+/**
+ * Loads a collection the caller can see, or answers 404 exactly as for a missing one (another
+ * organization's collection, one hidden by its default levels). For other families that act on
+ * collections.
+ */
+export async function requireCollection(context: ServiceContext, caller: Caller, collectionId: string, field?: string): Promise<CollectionAccess> {
+  const access = await loadCollectionAccess(context, caller, collectionId);
+  if (!access) throw notFound(field);
+  return access;
+}
+
+/** A destination collection named in a request: it must be visible and in `organizationId` (404 otherwise). */
+export async function requireCollectionIn(context: ServiceContext, caller: Caller, organizationId: string, collectionId: string, field: string): Promise<CollectionAccess> {
+  const access = await loadCollectionAccess(context, caller, collectionId);
+  if (!access || access.collection.organization_id !== organizationId) throw notFound(field);
+  return access;
+}
+
+function assertCollectionAdmin(access: CollectionAccess): void {
+  if (!collectionPermissions(access.role).admin) throw new ForbiddenError('You need the admin permission of this collection');
+}
+
+/** Refuses creating or moving content into a place without the create permission there. */
+export function assertCanCreateIn(membership: OrganizationMembership | undefined, destination: { role: RoleOrGuest } | undefined): void {
+  if (canCreateContentIn(membership, destination?.role)) return;
+  throw new ForbiddenError(destination
+    ? 'You need the create permission of the destination collection'
+    : 'You need the createContent permission of the organization (role create or above)');
+}
+
+/**
+ * Loads the levels a list needs to decide visibility and roles. Administrators see everything with the
+ * admin role and guests see nothing, so only members' lists load the organization's collections.
+ */
+export async function contentVisibility(context: ServiceContext, membership: OrganizationMembership, organizationId: string): Promise<{ filter: ContentVisibilityFilter; levels: ReadonlyMap<string, CollectionLevel> }> {
+  const needsLevels = canViewOrganization(membership) && membership.role !== null && !atLeast(membership.role, 'admin');
+  const rows = needsLevels ? await listCollectionLevels(context.db, organizationId) : [];
+  const levels: CollectionLevel[] = rows.map((row) => ({ id: row.id, parentId: row.parent_id, defaultLevel: parseDefaultLevel(row.default_level) }));
+  return { filter: contentVisibilityFilter(membership, levels), levels: new Map(levels.map((level) => [level.id, level])) };
+}
+
+/**
+ * Runs `work` in a transaction holding the structure lock of the organization of a collection. On
+ * PostgreSQL the collection is read again once the lock is held, so that what `work` decides on is what
+ * the lock protects.
+ */
+async function withLockedCollection<T>(
+  context: ServiceContext,
+  caller: Caller,
+  collectionId: string,
+  work: (tx: ServiceContext, access: CollectionAccess) => Promise<T>,
+  extraOrganizations: (access: CollectionAccess) => Promise<string[]> = async () => [],
+): Promise<T> {
+  return context.db.transaction().execute(async (trx) => {
+    const tx: ServiceContext = { ...context, db: trx };
+    let access = await requireCollection(tx, caller, collectionId);
+    await lockOrganizationStructure(trx, context.dialect, [access.collection.organization_id, ...(await extraOrganizations(access))]);
+    if (context.dialect === 'postgres') {
+      const locked = await requireCollection(tx, caller, collectionId);
+      if (locked.collection.organization_id !== access.collection.organization_id) throw new ConflictError('The collection moved while this request ran; try again');
+      access = locked;
+    }
+    return work(tx, access);
+  });
+}
+
+export async function listCollections(
+  context: ServiceContext,
+  caller: Caller,
+  organizationId: string,
+  query: { page?: string; limit?: number; nested?: boolean },
+): Promise<KeysetPage<CollectionWithRole>> {
+  const { after, limit } = pageRequest(query, COLLECTION_ORDER_KEY_LENGTH);
+  const found = await getOrganizationForCaller(context, caller, organizationId);
+  const membership = membershipFromRow(found.membership);
+  const { filter, levels } = await contentVisibility(context, membership, organizationId);
+  const page = await listCollectionsInOrganization(context.db, organizationId, { topLevelOnly: query.nested === false, filter }, after, limit);
+  return { ...page, rows: page.rows.map((collection) => ({ collection, role: contentRole(membership, collectionChain(levels, collection.id)) })) };
+}
+
+export async function createCollection(
+  context: ServiceContext,
+  caller: Caller,
+  organizationId: string,
+  body: { title?: string; parent?: string },
+): Promise<CollectionWithRole> {
+  return context.db.transaction().execute(async (trx) => {
+    const tx: ServiceContext = { ...context, db: trx };
+    const found = await getOrganizationForCaller(tx, caller, organizationId);
+    const membership = membershipFromRow(found.membership);
+    await lockOrganizationStructure(trx, context.dialect, [organizationId]);
+    const parent = body.parent === undefined ? undefined : await requireCollectionIn(tx, caller, organizationId, body.parent, 'body.parent');
+    assertCanCreateIn(membership, parent);
+    const position = await placeAmongSiblings(tx, { organizationId, parentId: parent?.collection.id ?? null, parentChain: parent?.chain ?? [], membership });
+    const now = nowIso();
+    const collection: CollectionRow = {
+      id: newId(),
+      organization_id: organizationId,
+      parent_id: parent?.collection.id ?? null,
+      title: body.title ?? '',
+      description: null,
+      default_level: 'inherit',
+      position,
+      created_at: now,
+      updated_at: now,
+    };
+    await insertCollection(trx, collection);
+    return { collection, role: contentRole(membership, ['inherit', ...(parent?.chain ?? [])]) };
+  });
+}
+
+export async function getCollection(context: ServiceContext, caller: Caller, collectionId: string): Promise<CollectionWithRole> {
+  return requireCollection(context, caller, collectionId);
+}
+
+export async function updateCollectionSettings(
+  context: ServiceContext,
+  caller: Caller,
+  collectionId: string,
+  body: { title?: string; description?: string; defaultLevel?: DefaultLevel },
+): Promise<CollectionWithRole> {
+  return context.db.transaction().execute(async (trx) => {
+    const tx: ServiceContext = { ...context, db: trx };
+    const access = await requireCollection(tx, caller, collectionId);
+    assertCollectionAdmin(access);
+    const now = nowIso();
+    const patch = {
+      ...(body.title !== undefined ? { title: body.title } : {}),
+      ...(body.description !== undefined ? { description: body.description === '' ? null : body.description } : {}),
+      ...(body.defaultLevel !== undefined ? { default_level: body.defaultLevel } : {}),
+      updated_at: now,
+    };
+    await updateCollection(trx, collectionId, patch);
+    const collection = { ...access.collection, ...patch };
+    // A new default level can change the caller's own role on the collection.
+    const chain = [parseDefaultLevel(collection.default_level), ...access.chain.slice(1)];
+    return { collection, role: contentRole(access.membership, chain) };
+  });
+}
+
+/**
+ * Deletes the collection and the collections inside it; their spaces become deleted spaces (restorable for
+ * 7 days, then purged by a queued job). A collection that does not exist answers as deleted.
+ */
+export async function deleteCollectionTree(context: ServiceContext, caller: Caller, collectionId: string): Promise<void> {
+  await context.db.transaction().execute(async (trx) => {
+    const tx: ServiceContext = { ...context, db: trx };
+    const found = await findCollectionForMember(trx, collectionId, caller.user.id);
+    if (!found) return;
+    await lockOrganizationStructure(trx, context.dialect, [found.collection.organization_id]);
+    const access = await loadCollectionAccess(tx, caller, collectionId);
+    if (!access) {
+      // Gone while we waited for the lock: that is what the caller asked for.
+      if (!(await findCollectionForMember(trx, collectionId, caller.user.id))) return;
+      throw notFound();
+    }
+    assertCollectionAdmin(access);
+    const now = nowIso();
+    const subtree = await findCollectionSubtreeIds(trx, collectionId);
+    const deletedSpaces = await markSpacesOfCollectionsDeleted(trx, subtree, now);
+    await deleteCollection(trx, collectionId);
+    await schedulePurge(trx, deletedSpaces, now);
+  });
+}
+
+export interface SpaceWithRole {
+  space: SpaceRow;
+  role: RoleOrGuest;
+}
+
+export async function listSpacesOfCollection(
+  context: ServiceContext,
+  caller: Caller,
+  collectionId: string,
+  query: { page?: string; limit?: number },
+): Promise<KeysetPage<SpaceWithRole>> {
+  const { after, limit } = pageRequest(query, SPACE_ORDER_KEY_LENGTH);
+  const access = await requireCollection(context, caller, collectionId);
+  // The collection is visible, so spaces inheriting its level are too: only the spaces' own levels filter.
+  const filter = contentVisibilityFilter(access.membership, []);
+  const page = await listSpacesInCollection(context.db, collectionId, filter, after, limit);
+  return {
+    ...page,
+    rows: page.rows.map((space) => ({ space, role: spaceRole(access.membership, parseDefaultLevel(space.default_level), access.chain) })),
+  };
+}
+
+export async function moveCollectionTo(
+  context: ServiceContext,
+  caller: Caller,
+  collectionId: string,
+  body: { parent?: string | null; position?: ContentPosition },
+): Promise<CollectionWithRole> {
+  return withLockedCollection(context, caller, collectionId, async (tx, access) => {
+    assertCollectionAdmin(access);
+    const { collection, membership } = access;
+    const organizationId = collection.organization_id;
+    let parentId: string | null;
+    let parentChain: DefaultLevel[];
+    if (body.parent === undefined) {
+      parentId = collection.parent_id;
+      parentChain = access.chain.slice(1);
+    } else if (body.parent === null) {
+      parentId = null;
+      parentChain = [];
+      if (collection.parent_id !== null) assertCanCreateIn(membership, undefined);
+    } else {
+      const destination = await requireCollectionIn(tx, caller, organizationId, body.parent, 'body.parent');
+      if (destination.ancestry.some((ancestor) => ancestor.id === collectionId)) {
+        throw new BadRequestError('body.parent is the collection itself or one of the collections inside it');
+      }
+      parentId = destination.collection.id;
+      parentChain = destination.chain;
+      if (parentId !== collection.parent_id) assertCanCreateIn(membership, destination);
+    }
+    const position = await placeAmongSiblings(tx, {
+      organizationId,
+      parentId,
+      parentChain,
+      membership,
+      item: { type: 'collection', id: collection.id, parentId: collection.parent_id, position: collection.position },
+      position: body.position,
+    });
+    const now = nowIso();
+    await updateCollection(tx.db, collectionId, { parent_id: parentId, position, updated_at: now });
+    const moved = { ...collection, parent_id: parentId, position, updated_at: now };
+    return { collection: moved, role: contentRole(membership, [parseDefaultLevel(moved.default_level), ...parentChain]) };
+  });
+}
+
+/**
+ * Moves the collection, with the collections and spaces inside it (deleted ones too, so that they can still
+ * be restored there), to the top level of another organization.
+ */
+export async function transferCollectionTo(
+  context: ServiceContext,
+  caller: Caller,
+  collectionId: string,
+  body: { organization: string },
+): Promise<CollectionWithRole> {
+  return withLockedCollection(context, caller, collectionId, async (tx, access) => {
+    assertCollectionAdmin(access);
+    const { collection } = access;
+    const target = await getOrganizationForCaller(tx, caller, body.organization).catch((error: unknown) => {
+      if (error instanceof NotFoundError) throw new NotFoundError('No organization matches body.organization');
+      throw error;
+    });
+    if (target.organization.id === collection.organization_id) throw new ConflictError('The collection already belongs to this organization');
+    const targetMembership = membershipFromRow(target.membership);
+    assertCanCreateIn(targetMembership, undefined);
+    const subtree = await findCollectionSubtreeIds(tx.db, collectionId);
+    const spaceIds = await findSpaceIdsInCollections(tx.db, subtree);
+    await assertSpacesMayLeave(tx.db, collection.organization_id, spaceIds);
+    const position = await placeAmongSiblings(tx, { organizationId: target.organization.id, parentId: null, parentChain: [], membership: targetMembership });
+    const now = nowIso();
+    await setCollectionsOrganization(tx.db, subtree, target.organization.id);
+    await setSpacesOrganization(tx.db, spaceIds, target.organization.id);
+    await updateCollection(tx.db, collectionId, { parent_id: null, position, updated_at: now });
+    const moved = { ...collection, organization_id: target.organization.id, parent_id: null, position, updated_at: now };
+    return { collection: moved, role: contentRole(targetMembership, [parseDefaultLevel(moved.default_level)]) };
+  }, async () => [body.organization]);
+}

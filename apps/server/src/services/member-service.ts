@@ -1,0 +1,253 @@
+import { SignJWT } from 'jose';
+import type { Db } from '../db/index.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../http/errors.js';
+import { pageRequest } from '../http/pagination.js';
+import { collectionChain, contentVisibilityFilter, parseDefaultLevel, type CollectionLevel } from '../policies/collection-policy.js';
+import {
+  canListMembers,
+  canManageMembers,
+  canSearchMemberEmails,
+  canViewMember,
+  visibleToBoth,
+  wouldRemoveLastAdmin,
+  type MemberViewer,
+} from '../policies/member-policy.js';
+import { canViewOrganization, membershipFromRow } from '../policies/organization-policy.js';
+import { atLeast, parseRole, type Role, type RoleOrGuest } from '../policies/roles.js';
+import { spaceRole } from '../policies/space-policy.js';
+import { listCollectionLevels } from '../stores/collection-store.js';
+import type { KeysetPage } from '../stores/keyset.js';
+import {
+  countActiveAdminsExcept,
+  deleteMember,
+  findMemberRecord,
+  listMembers,
+  lockOrganizationMembers,
+  markMemberSso,
+  MEMBER_ORDER_KEY_LENGTH,
+  recordMemberSeen,
+  updateMemberRole,
+  type MemberDetailRow,
+} from '../stores/member-store.js';
+import { findMembership, type MembershipRow } from '../stores/organization-store.js';
+import { countSpacesInOrganization, listSpacesInOrganization, SPACE_ORDER_KEY_LENGTH } from '../stores/space-store.js';
+import { deleteTeamMembershipsInOrganization, listTeamIdsOfMember } from '../stores/team-store.js';
+import type { Caller } from './caller.js';
+import type { ServiceContext } from './context.js';
+import { visitorClaimsSecret } from './server-secret-service.js';
+import type { SpaceWithRole } from './space-service.js';
+
+/** The caller's standing in an organization they can see. */
+export interface OrganizationAccess extends MemberViewer {
+  organizationId: string;
+}
+
+/**
+ * Loads the caller's membership; an organization they are not in (or are suspended from) answers 404
+ * exactly like one that does not exist.
+ */
+export async function organizationAccess(db: Db, caller: Caller, organizationId: string): Promise<OrganizationAccess> {
+  const row = await findMembership(db, organizationId, caller.user.id);
+  const membership = row ? membershipFromRow(row) : undefined;
+  if (!canViewOrganization(membership)) throw new NotFoundError('No organization matches this id');
+  return { organizationId, userId: caller.user.id, membership };
+}
+
+export function memberNotFound(): NotFoundError {
+  return new NotFoundError('No member of this organization has this id');
+}
+
+async function requireMembership(db: Db, organizationId: string, userId: string): Promise<MembershipRow> {
+  const row = await findMembership(db, organizationId, userId);
+  if (!row) throw memberNotFound();
+  return row;
+}
+
+/** A member as the API shows them, with who is looking (what they may see depends on it). */
+export interface MemberView {
+  viewer: MemberViewer;
+  member: MemberDetailRow;
+}
+
+async function collectionLevels(db: Db, organizationId: string): Promise<CollectionLevel[]> {
+  const rows = await listCollectionLevels(db, organizationId);
+  return rows.map((row) => ({ id: row.id, parentId: row.parent_id, defaultLevel: parseDefaultLevel(row.default_level) }));
+}
+
+/**
+ * Adds to each member the number of live spaces they can reach. Nothing is granted to people or teams
+ * directly, so what a member reaches depends on their role alone: one count per distinct role is enough.
+ */
+export async function withSpaceCounts<Row extends { role: string | null; disabled: number }>(db: Db, organizationId: string, rows: readonly Row[]): Promise<Array<Row & { spaces: number }>> {
+  const counts = new Map<string, number>();
+  const classOf = (row: Row) => `${row.disabled !== 0 ? 'disabled' : 'active'}:${row.role ?? 'guest'}`;
+  let levels: CollectionLevel[] | undefined;
+  for (const row of rows) {
+    const key = classOf(row);
+    if (counts.has(key)) continue;
+    const membership = membershipFromRow(row);
+    // Only members between guest and admin see through the collections' default levels.
+    const needsLevels = canViewOrganization(membership) && membership.role !== null && !atLeast(membership.role, 'admin');
+    if (needsLevels) levels ??= await collectionLevels(db, organizationId);
+    counts.set(key, await countSpacesInOrganization(db, organizationId, contentVisibilityFilter(membership, levels ?? [])));
+  }
+  return rows.map((row) => ({ ...row, spaces: counts.get(classOf(row))! }));
+}
+
+async function memberView(db: Db, access: OrganizationAccess, userId: string): Promise<MemberView> {
+  const record = await findMemberRecord(db, access.organizationId, userId);
+  if (!record) throw memberNotFound();
+  const [member] = await withSpaceCounts(db, access.organizationId, [record]);
+  return { viewer: access, member: member! };
+}
+
+export interface MemberListQuery {
+  page?: string;
+  limit?: number;
+  order?: 'asc' | 'desc';
+  role?: string;
+  search?: string;
+  sort?: 'joinedAt' | 'lastSeenAt';
+}
+
+export async function listMembersInOrganization(
+  context: ServiceContext,
+  caller: Caller,
+  organizationId: string,
+  query: MemberListQuery,
+): Promise<{ viewer: MemberViewer; page: KeysetPage<MemberDetailRow> }> {
+  const access = await organizationAccess(context.db, caller, organizationId);
+  if (!canListMembers(access.membership)) throw new ForbiddenError('Guests cannot list the members of the organization');
+  const { after, limit } = pageRequest(query, MEMBER_ORDER_KEY_LENGTH);
+  const page = await listMembers(context.db, organizationId, {
+    ...(query.role !== undefined ? { role: query.role } : {}),
+    ...(query.search !== undefined ? { search: query.search } : {}),
+    searchEmails: canSearchMemberEmails(access.membership),
+    sort: query.sort ?? 'joinedAt',
+    order: query.order ?? 'desc',
+  }, after, limit);
+  return { viewer: access, page: { ...page, rows: await withSpaceCounts(context.db, organizationId, page.rows) } };
+}
+
+export async function getMemberInOrganization(context: ServiceContext, caller: Caller, organizationId: string, userId: string): Promise<MemberView> {
+  const access = await organizationAccess(context.db, caller, organizationId);
+  if (!canViewMember(access.membership, caller.user.id, userId)) throw new ForbiddenError('Guests can see only their own membership');
+  return memberView(context.db, access, userId);
+}
+
+/** Admin-only changes to a member run here: one transaction holding the members lock, the caller checked inside it. */
+async function asMemberManager<T>(context: ServiceContext, caller: Caller, organizationId: string, work: (trx: Db, access: OrganizationAccess) => Promise<T>): Promise<T> {
+  return context.db.transaction().execute(async (trx) => {
+    await lockOrganizationMembers(trx, context.dialect, organizationId);
+    const access = await organizationAccess(trx, caller, organizationId);
+    if (!canManageMembers(access.membership)) throw new ForbiddenError('Only organization admins can change members');
+    return work(trx, access);
+  });
+}
+
+/** The role that counts for the last-admin rule: a suspended admin administrates nothing. */
+function activeRole(row: MembershipRow): RoleOrGuest {
+  return row.disabled !== 0 ? null : parseRole(row.role);
+}
+
+export async function updateMemberInOrganization(
+  context: ServiceContext,
+  caller: Caller,
+  organizationId: string,
+  userId: string,
+  role: RoleOrGuest,
+): Promise<MemberView> {
+  return asMemberManager(context, caller, organizationId, async (trx, access) => {
+    const target = await requireMembership(trx, organizationId, userId);
+    const current = activeRole(target);
+    if (current === 'admin' && wouldRemoveLastAdmin(current, role, await countActiveAdminsExcept(trx, organizationId, userId))) {
+      throw new ConflictError('The last admin of the organization cannot lose the admin role; make another member admin first');
+    }
+    await updateMemberRole(trx, organizationId, userId, role);
+    return memberView(trx, access, userId);
+  });
+}
+
+/** Removes the member with their team memberships; nothing to do when they are not a member. */
+export async function removeMemberFromOrganization(context: ServiceContext, caller: Caller, organizationId: string, userId: string): Promise<void> {
+  await asMemberManager(context, caller, organizationId, async (trx) => {
+    const target = await findMembership(trx, organizationId, userId);
+    if (!target) return;
+    const current = activeRole(target);
+    if (current === 'admin' && wouldRemoveLastAdmin(current, undefined, await countActiveAdminsExcept(trx, organizationId, userId))) {
+      throw new ConflictError('The last admin of the organization cannot be removed; make another member admin first');
+    }
+    await deleteTeamMembershipsInOrganization(trx, organizationId, userId);
+    await deleteMember(trx, organizationId, userId);
+  });
+}
+
+export async function setMemberAsSsoMember(context: ServiceContext, caller: Caller, organizationId: string, userId: string): Promise<MemberView> {
+  return asMemberManager(context, caller, organizationId, async (trx, access) => {
+    await requireMembership(trx, organizationId, userId);
+    await markMemberSso(trx, organizationId, userId);
+    return memberView(trx, access, userId);
+  });
+}
+
+/** How long the claims `ping` hands out stay valid; a client pings far more often than this. */
+const VISITOR_CLAIMS_TTL_SECONDS = 60 * 60;
+
+/**
+ * Records that the caller is active now and answers their visitor claims, signed with HS256: `sub` (user
+ * id), `organization`, `role` (null for a guest), `teams` (ids of their teams in the organization), `iat`
+ * and `exp`.
+ */
+export async function pingOrganization(context: ServiceContext, caller: Caller, organizationId: string): Promise<{ serviceVisitorClaims: string }> {
+  const access = await organizationAccess(context.db, caller, organizationId);
+  const now = new Date();
+  await recordMemberSeen(context.db, organizationId, caller.user.id, now.toISOString());
+  const teams = await listTeamIdsOfMember(context.db, organizationId, caller.user.id);
+  const secret = await visitorClaimsSecret(context);
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  const token = await new SignJWT({ organization: organizationId, role: access.membership.role, teams })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(caller.user.id)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + VISITOR_CLAIMS_TTL_SECONDS)
+    .sign(new TextEncoder().encode(secret));
+  return { serviceVisitorClaims: token };
+}
+
+/** A space a member can reach, with the member's role on it; the space itself is shown as the caller sees it. */
+export interface MemberSpaceView {
+  permission: Role;
+  space: SpaceWithRole;
+}
+
+/**
+ * The live spaces the member can reach, newest first by default. Only spaces the caller can see as well
+ * are listed, so asking about someone else never reveals content hidden from the caller.
+ */
+export async function listSpacesOfMember(
+  context: ServiceContext,
+  caller: Caller,
+  organizationId: string,
+  userId: string,
+  query: { page?: string; limit?: number; order?: 'asc' | 'desc' },
+): Promise<KeysetPage<MemberSpaceView>> {
+  const access = await organizationAccess(context.db, caller, organizationId);
+  if (!canViewMember(access.membership, caller.user.id, userId)) throw new ForbiddenError('Guests can list only their own spaces');
+  const { after, limit } = pageRequest(query, SPACE_ORDER_KEY_LENGTH);
+  const member = membershipFromRow(await requireMembership(context.db, organizationId, userId));
+  const levels = await collectionLevels(context.db, organizationId);
+  const filter = visibleToBoth(contentVisibilityFilter(member, levels), contentVisibilityFilter(access.membership, levels));
+  const page = await listSpacesInOrganization(context.db, organizationId, filter, after, limit, query.order ?? 'desc');
+  const byId = new Map(levels.map((level) => [level.id, level]));
+  return {
+    ...page,
+    rows: page.rows.map((space) => {
+      const level = parseDefaultLevel(space.default_level);
+      const chain = collectionChain(byId, space.collection_id);
+      const permission = spaceRole(member, level, chain);
+      // The filter lets through only spaces the member reaches, which is what spaceRole decides too.
+      if (permission === null) throw new Error(`space ${space.id} passed the visibility filter of a member who has no role on it`);
+      return { permission, space: { space, role: spaceRole(access.membership, level, chain) } };
+    }),
+  };
+}

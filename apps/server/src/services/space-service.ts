@@ -1,0 +1,392 @@
+import type { components } from '@quire/api-types';
+import { TreeWriter, WorkingTree } from '../content/index.js';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../http/errors.js';
+import { pageRequest } from '../http/pagination.js';
+import { newId, nowIso } from '../ids.js';
+import { collectionChain, contentRole, parseDefaultLevel } from '../policies/collection-policy.js';
+import { canViewOrganization, membershipFromRow, type OrganizationMembership } from '../policies/organization-policy.js';
+import type { DefaultLevel, RoleOrGuest } from '../policies/roles.js';
+import { refusalReason, spacePermissions, spaceRole, spaceStateOf, type SpacePermission, type SpaceState } from '../policies/space-policy.js';
+import { findCollectionAncestry, findCollectionById, findNeighbourSibling, lockOrganizationStructure } from '../stores/collection-store.js';
+import { putObjects, SqlObjectReader } from '../stores/content-object-store.js';
+import type { KeysetPage } from '../stores/keyset.js';
+import { findMembership } from '../stores/organization-store.js';
+import { findRevisionOfSpace, insertRevision } from '../stores/revision-store.js';
+import {
+  findSpaceForMember,
+  insertSpace,
+  listSpacesInOrganization,
+  SPACE_ORDER_KEY_LENGTH,
+  updateSpace,
+  type SpaceRow,
+} from '../stores/space-store.js';
+import type { Caller } from './caller.js';
+import { assertCanCreateIn, contentVisibility, requireCollectionIn, type SpaceWithRole } from './collection-service.js';
+import { placeAmongSiblings } from './content-placement.js';
+import type { ServiceContext } from './context.js';
+import { getOrganizationForCaller } from './organization-service.js';
+import { positionBetween } from './position-keys.js';
+import { assertSpacesMayLeave, isPastRetention, schedulePurge } from './space-lifecycle.js';
+
+export type { SpaceWithRole } from './collection-service.js';
+
+type MergeRules = components['schemas']['MergeRules'];
+type SpaceLanguage = components['schemas']['SpaceLanguage'];
+type SpaceEditMode = components['schemas']['SpaceEditMode'];
+
+/** A space the caller can see, with everything that decides what they may do with it. */
+export interface SpaceAccess extends SpaceWithRole {
+  membership: OrganizationMembership | undefined;
+  /** Default levels of the space's collection and its ancestors, nearest first; empty at the top level. */
+  collectionChain: DefaultLevel[];
+  state: SpaceState;
+}
+
+export interface RequireSpaceOptions {
+  /** Also answer a space deleted within its retention (for reading it and restoring it). */
+  includeDeleted?: boolean;
+}
+
+function notFound(): NotFoundError {
+  return new NotFoundError('No space matches this id');
+}
+
+/** `absent`: there is no such space (never was, purged, or past its retention); `hidden`: the caller cannot see it. */
+async function loadSpaceAccess(context: ServiceContext, caller: Caller, spaceId: string): Promise<SpaceAccess | 'absent' | 'hidden'> {
+  const found = await findSpaceForMember(context.db, spaceId, caller.user.id);
+  if (!found) return 'absent';
+  const membership = found.membership ? membershipFromRow(found.membership) : undefined;
+  if (!canViewOrganization(membership)) return 'hidden';
+  const { space } = found;
+  if (space.deleted_at !== null && isPastRetention(space.deleted_at)) return 'absent';
+  let collectionChain: DefaultLevel[] = [];
+  if (space.collection_id !== null) {
+    const ancestry = await findCollectionAncestry(context.db, space.collection_id);
+    // A deleted space may name a collection deleted since; it then hangs from the organization alone.
+    if (ancestry[0]?.organization_id === space.organization_id) collectionChain = ancestry.map((row) => parseDefaultLevel(row.default_level));
+  }
+  const role = spaceRole(membership, parseDefaultLevel(space.default_level), collectionChain);
+  if (role === null) return 'hidden';
+  return { space, role, membership, collectionChain, state: spaceStateOf(space) };
+}
+
+/**
+ * Loads a space the caller can see, or answers 404 exactly as for a missing one: another organization's
+ * space, one hidden from the caller by its default levels, and (unless `includeDeleted`) a deleted space.
+ * For every family whose operations act on a space.
+ */
+export async function requireSpace(context: ServiceContext, caller: Caller, spaceId: string, options: RequireSpaceOptions = {}): Promise<SpaceAccess> {
+  const access = await loadSpaceAccess(context, caller, spaceId);
+  if (typeof access === 'string') throw notFound();
+  if (access.state.deleted && !options.includeDeleted) throw notFound();
+  return access;
+}
+
+/** Answers 403 unless the caller has the permission (the same one `permissions` reports) on the space. */
+export function assertSpacePermission(access: SpaceAccess, permission: SpacePermission): void {
+  if (!spacePermissions(access.role, access.state)[permission]) throw new ForbiddenError(refusalReason(permission, access.role, access.state));
+}
+
+/**
+ * Runs `work` in a transaction holding the structure lock of the space's organization (and of
+ * `extraOrganizations`). On PostgreSQL the space is read again once the lock is held, so that what `work`
+ * decides on is what the lock protects.
+ */
+async function withLockedSpace<T>(
+  context: ServiceContext,
+  caller: Caller,
+  spaceId: string,
+  options: RequireSpaceOptions & { extraOrganizations?: string[] },
+  work: (tx: ServiceContext, access: SpaceAccess) => Promise<T>,
+): Promise<T> {
+  return context.db.transaction().execute(async (trx) => {
+    const tx: ServiceContext = { ...context, db: trx };
+    let access = await requireSpace(tx, caller, spaceId, options);
+    await lockOrganizationStructure(trx, context.dialect, [access.space.organization_id, ...(options.extraOrganizations ?? [])]);
+    if (context.dialect === 'postgres') {
+      const locked = await requireSpace(tx, caller, spaceId, options);
+      if (locked.space.organization_id !== access.space.organization_id) throw new ConflictError('The space moved while this request ran; try again');
+      access = locked;
+    }
+    return work(tx, access);
+  });
+}
+
+export async function getSpace(context: ServiceContext, caller: Caller, spaceId: string): Promise<SpaceWithRole> {
+  return requireSpace(context, caller, spaceId, { includeDeleted: true });
+}
+
+export async function listSpacesOfOrganization(
+  context: ServiceContext,
+  caller: Caller,
+  organizationId: string,
+  query: { page?: string; limit?: number },
+): Promise<KeysetPage<SpaceWithRole>> {
+  const { after, limit } = pageRequest(query, SPACE_ORDER_KEY_LENGTH);
+  const found = await getOrganizationForCaller(context, caller, organizationId);
+  const membership = membershipFromRow(found.membership);
+  const { filter, levels } = await contentVisibility(context, membership, organizationId);
+  const page = await listSpacesInOrganization(context.db, organizationId, filter, after, limit);
+  return {
+    ...page,
+    rows: page.rows.map((space) => ({ space, role: spaceRole(membership, parseDefaultLevel(space.default_level), collectionChain(levels, space.collection_id)) })),
+  };
+}
+
+/** Stores an empty page tree and answers its root hash, in the caller's transaction. */
+async function writeEmptyTree(tx: ServiceContext): Promise<string> {
+  const writer = new TreeWriter(new SqlObjectReader(tx.db));
+  const root = WorkingTree.empty().commit(writer);
+  await putObjects(tx.db, writer.collect(root));
+  return root;
+}
+
+export async function createSpace(
+  context: ServiceContext,
+  caller: Caller,
+  organizationId: string,
+  body: { title?: string; emoji?: string; parent?: string; language?: SpaceLanguage; editMode?: SpaceEditMode },
+): Promise<SpaceWithRole> {
+  return context.db.transaction().execute(async (trx) => {
+    const tx: ServiceContext = { ...context, db: trx };
+    const found = await getOrganizationForCaller(tx, caller, organizationId);
+    const membership = membershipFromRow(found.membership);
+    await lockOrganizationStructure(trx, context.dialect, [organizationId]);
+    const parent = body.parent === undefined ? undefined : await requireCollectionIn(tx, caller, organizationId, body.parent, 'body.parent');
+    assertCanCreateIn(membership, parent);
+    const position = await placeAmongSiblings(tx, { organizationId, parentId: parent?.collection.id ?? null, parentChain: parent?.chain ?? [], membership });
+    const now = nowIso();
+    const space: SpaceRow = {
+      id: newId(),
+      organization_id: organizationId,
+      collection_id: parent?.collection.id ?? null,
+      title: body.title ?? '',
+      emoji: body.emoji ?? '',
+      visibility: parent ? 'in-collection' : 'private',
+      edit_mode: body.editMode ?? 'live',
+      default_level: 'inherit',
+      language: body.language ?? null,
+      merge_rules: JSON.stringify({ type: 'inherit' }),
+      revision_id: newId(),
+      git_sync: null,
+      visitor_auth: null,
+      position,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      comments_count: 0,
+      change_requests_count: 0,
+      change_requests_open: 0,
+      change_requests_draft: 0,
+    };
+    await insertSpace(trx, space);
+    const root = await writeEmptyTree(tx);
+    await insertRevision(trx, {
+      id: space.revision_id, space_id: space.id, type: 'edits', parents: '[]', root, created_at: now, created_by: caller.user.id, git: null, change_request_id: null,
+    });
+    return { space, role: spaceRole(membership, 'inherit', parent?.chain ?? []) };
+  });
+}
+
+/** Users named by merge rules must be members of the space's organization. */
+async function checkMergeRuleUsers(tx: ServiceContext, organizationId: string, rules: MergeRules): Promise<void> {
+  if (rules.type !== 'rules') return;
+  for (const [ruleIndex, rule] of rules.rules.entries()) {
+    if (!('users' in rule)) continue;
+    for (const [userIndex, userId] of rule.users.entries()) {
+      const membership = await findMembership(tx.db, organizationId, userId);
+      if (!membership || membership.disabled !== 0) {
+        throw new BadRequestError(`body.mergeRules.rules.${ruleIndex}.users.${userIndex} is not a member of the organization`);
+      }
+    }
+  }
+}
+
+export async function updateSpaceSettings(
+  context: ServiceContext,
+  caller: Caller,
+  spaceId: string,
+  body: { editMode?: SpaceEditMode; title?: string; defaultLevel?: DefaultLevel; language?: SpaceLanguage; mergeRules?: MergeRules; emoji?: string | null },
+): Promise<SpaceWithRole> {
+  return context.db.transaction().execute(async (trx) => {
+    const tx: ServiceContext = { ...context, db: trx };
+    const access = await requireSpace(tx, caller, spaceId);
+    assertSpacePermission(access, 'admin');
+    if (body.mergeRules) await checkMergeRuleUsers(tx, access.space.organization_id, body.mergeRules);
+    const patch = {
+      ...(body.editMode !== undefined ? { edit_mode: body.editMode } : {}),
+      ...(body.title !== undefined ? { title: body.title } : {}),
+      ...(body.defaultLevel !== undefined ? { default_level: body.defaultLevel } : {}),
+      ...(body.language !== undefined ? { language: body.language } : {}),
+      ...(body.mergeRules !== undefined ? { merge_rules: JSON.stringify(body.mergeRules) } : {}),
+      ...(body.emoji !== undefined ? { emoji: body.emoji ?? '' } : {}),
+      updated_at: nowIso(),
+    };
+    await updateSpace(trx, spaceId, patch);
+    const space = { ...access.space, ...patch };
+    // A new default level can change the caller's own role on the space.
+    return { space, role: spaceRole(access.membership, parseDefaultLevel(space.default_level), access.collectionChain) };
+  });
+}
+
+/**
+ * Marks the space deleted and queues its removal for good at the end of its retention. A space that does
+ * not exist, or is already deleted, answers as deleted; one the caller cannot see answers 404.
+ */
+export async function deleteSpace(context: ServiceContext, caller: Caller, spaceId: string): Promise<void> {
+  await context.db.transaction().execute(async (trx) => {
+    const tx: ServiceContext = { ...context, db: trx };
+    const access = await loadSpaceAccess(tx, caller, spaceId);
+    if (access === 'absent') return;
+    if (access === 'hidden') throw notFound();
+    if (access.state.deleted) return;
+    assertSpacePermission(access, 'admin');
+    const now = nowIso();
+    await updateSpace(trx, spaceId, { deleted_at: now, updated_at: now });
+    await schedulePurge(trx, [spaceId], now);
+  });
+}
+
+export async function restoreDeletedSpace(context: ServiceContext, caller: Caller, spaceId: string): Promise<SpaceWithRole> {
+  return withLockedSpace(context, caller, spaceId, { includeDeleted: true }, async (tx, access) => {
+    assertSpacePermission(access, 'admin');
+    if (!access.state.deleted) throw new ConflictError('The space is not deleted');
+    const { space, membership } = access;
+    // Back into its collection when that still exists, else to the top level; last among its new siblings,
+    // since its old place may have been taken while it was away.
+    const collection = space.collection_id === null ? undefined : await findCollectionById(tx.db, space.collection_id);
+    const collectionId = collection && collection.organization_id === space.organization_id ? collection.id : null;
+    const parentChain = collectionId === null ? [] : access.collectionChain;
+    const position = await placeAmongSiblings(tx, { organizationId: space.organization_id, parentId: collectionId, parentChain, membership });
+    const now = nowIso();
+    const patch = {
+      deleted_at: null,
+      collection_id: collectionId,
+      visibility: collectionId === null && space.visibility === 'in-collection' ? 'private' : space.visibility,
+      position,
+      updated_at: now,
+    };
+    await updateSpace(tx.db, spaceId, patch);
+    const restored = { ...space, ...patch };
+    return { space: restored, role: spaceRole(membership, parseDefaultLevel(restored.default_level), parentChain) };
+  });
+}
+
+/** The collection a space is in, as a destination for content created next to it (undefined at the top level). */
+function collectionOf(access: SpaceAccess): { role: RoleOrGuest } | undefined {
+  if (access.space.collection_id === null) return undefined;
+  return { role: contentRole(access.membership, access.collectionChain) };
+}
+
+/**
+ * A copy of the space right after it, with its settings and a first revision holding its current main
+ * content. Content objects are shared by hash, so the copy writes one revision row and no content.
+ */
+export async function duplicateSpaceById(context: ServiceContext, caller: Caller, spaceId: string): Promise<SpaceWithRole> {
+  return withLockedSpace(context, caller, spaceId, {}, async (tx, access) => {
+    assertSpacePermission(access, 'view');
+    const { space: original, membership } = access;
+    assertCanCreateIn(membership, collectionOf(access));
+    const revision = await findRevisionOfSpace(tx.db, original.id, original.revision_id);
+    if (!revision) throw new Error(`space ${original.id} has no revision ${original.revision_id}`);
+    const next = await findNeighbourSibling(tx.db, { organizationId: original.organization_id, parentId: original.collection_id }, original.position, 'after');
+    const now = nowIso();
+    const copy: SpaceRow = {
+      ...original,
+      id: newId(),
+      revision_id: newId(),
+      git_sync: null,
+      position: positionBetween(original.position, next?.position ?? null),
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      comments_count: 0,
+      change_requests_count: 0,
+      change_requests_open: 0,
+      change_requests_draft: 0,
+    };
+    await insertSpace(tx.db, copy);
+    await insertRevision(tx.db, {
+      id: copy.revision_id, space_id: copy.id, type: 'edits', parents: '[]', root: revision.root, created_at: now, created_by: caller.user.id, git: null, change_request_id: null,
+    });
+    return { space: copy, role: spaceRole(membership, parseDefaultLevel(copy.default_level), access.collectionChain) };
+  });
+}
+
+/** An `in-collection` space that ends up at the top level has no collection to take its audience from. */
+function visibilityAt(space: SpaceRow, collectionId: string | null): string {
+  return collectionId === null && space.visibility === 'in-collection' ? 'private' : space.visibility;
+}
+
+export async function moveSpaceTo(
+  context: ServiceContext,
+  caller: Caller,
+  spaceId: string,
+  body: { parent?: string | null; position?: components['schemas']['ContentPosition'] },
+): Promise<SpaceWithRole> {
+  return withLockedSpace(context, caller, spaceId, {}, async (tx, access) => {
+    assertSpacePermission(access, 'admin');
+    const { space, membership } = access;
+    const organizationId = space.organization_id;
+    let parentId: string | null;
+    let parentChain: DefaultLevel[];
+    if (body.parent === undefined) {
+      parentId = space.collection_id;
+      parentChain = access.collectionChain;
+    } else if (body.parent === null) {
+      parentId = null;
+      parentChain = [];
+      if (space.collection_id !== null) assertCanCreateIn(membership, undefined);
+    } else {
+      const destination = await requireCollectionIn(tx, caller, organizationId, body.parent, 'body.parent');
+      parentId = destination.collection.id;
+      parentChain = destination.chain;
+      if (parentId !== space.collection_id) assertCanCreateIn(membership, destination);
+    }
+    const position = await placeAmongSiblings(tx, {
+      organizationId,
+      parentId,
+      parentChain,
+      membership,
+      item: { type: 'space', id: space.id, parentId: space.collection_id, position: space.position },
+      position: body.position,
+    });
+    const now = nowIso();
+    const patch = { collection_id: parentId, position, visibility: visibilityAt(space, parentId), updated_at: now };
+    await updateSpace(tx.db, spaceId, patch);
+    const moved = { ...space, ...patch };
+    return { space: moved, role: spaceRole(membership, parseDefaultLevel(moved.default_level), parentChain) };
+  });
+}
+
+export async function transferSpaceTo(
+  context: ServiceContext,
+  caller: Caller,
+  spaceId: string,
+  body: { organization: string; collection?: string },
+): Promise<SpaceWithRole> {
+  return withLockedSpace(context, caller, spaceId, { extraOrganizations: [body.organization] }, async (tx, access) => {
+    assertSpacePermission(access, 'admin');
+    const { space } = access;
+    const target = await getOrganizationForCaller(tx, caller, body.organization).catch((error: unknown) => {
+      if (error instanceof NotFoundError) throw new NotFoundError('No organization matches body.organization');
+      throw error;
+    });
+    const targetId = target.organization.id;
+    const targetMembership = membershipFromRow(target.membership);
+    const destination = body.collection === undefined ? undefined : await requireCollectionIn(tx, caller, targetId, body.collection, 'body.collection');
+    const collectionId = destination?.collection.id ?? null;
+    if (targetId === space.organization_id && collectionId === space.collection_id) {
+      throw new ConflictError('The space is already in this place');
+    }
+    assertCanCreateIn(targetMembership, destination);
+    if (targetId !== space.organization_id) await assertSpacesMayLeave(tx.db, space.organization_id, [space.id]);
+    const parentChain = destination?.chain ?? [];
+    const position = await placeAmongSiblings(tx, { organizationId: targetId, parentId: collectionId, parentChain, membership: targetMembership });
+    const now = nowIso();
+    const patch = { organization_id: targetId, collection_id: collectionId, position, visibility: visibilityAt(space, collectionId), updated_at: now };
+    await updateSpace(tx.db, spaceId, patch);
+    const moved = { ...space, ...patch };
+    return { space: moved, role: spaceRole(targetMembership, parseDefaultLevel(moved.default_level), parentChain) };
+  });
+}

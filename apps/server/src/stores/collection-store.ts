@@ -1,0 +1,164 @@
+import { sql, type Selectable, type Updateable } from 'kysely';
+import type { Db, DialectName } from '../db/index.js';
+import type { CollectionsTable } from '../db/schema.js';
+import type { ContentVisibilityFilter } from '../policies/collection-policy.js';
+import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
+import { prepared } from './prepared.js';
+
+export type CollectionRow = Selectable<CollectionsTable>;
+
+/** The caller's membership in the organization of a collection or space, when they have one. */
+export interface MembershipState {
+  role: string | null;
+  disabled: number;
+}
+
+/** Collections nest; no chain is deeper than this (a guard against a corrupt cycle, which moves prevent). */
+const MAX_DEPTH = 64;
+
+export async function insertCollection(db: Db, row: CollectionRow): Promise<void> {
+  await db.insertInto('collections').values(row).execute();
+}
+
+export async function findCollectionById(db: Db, id: string): Promise<CollectionRow | undefined> {
+  return db.selectFrom('collections').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+const collectionForMember = prepared((db: Db, collectionId: string, userId: string) => db
+  .selectFrom('collections as c')
+  .leftJoin('organization_members as m', (join) => join.onRef('m.organization_id', '=', 'c.organization_id').on('m.user_id', '=', userId))
+  .selectAll('c')
+  .select(['m.role as member_role', 'm.disabled as member_disabled', 'm.user_id as member_user_id'])
+  .where('c.id', '=', collectionId));
+
+/** A collection with the user's membership in its organization (undefined when they are not a member). */
+export async function findCollectionForMember(db: Db, collectionId: string, userId: string): Promise<{ collection: CollectionRow; membership: MembershipState | undefined } | undefined> {
+  const [row] = await collectionForMember(db, collectionId, userId);
+  if (!row) return undefined;
+  const { member_role, member_disabled, member_user_id, ...collection } = row;
+  return { collection, membership: member_user_id === null ? undefined : { role: member_role, disabled: member_disabled ?? 0 } };
+}
+
+/** The collection and its ancestors, nearest first (empty when it does not exist). */
+export async function findCollectionAncestry(db: Db, collectionId: string): Promise<CollectionRow[]> {
+  const result = await sql<CollectionRow & { depth: number }>`
+    with recursive chain as (
+      select c.*, 0 as depth from collections c where c.id = ${collectionId}
+      union all
+      select p.*, chain.depth + 1 from collections p inner join chain on p.id = chain.parent_id where chain.depth < ${MAX_DEPTH}
+    )
+    select * from chain order by depth`.execute(db);
+  return result.rows.map(({ depth: _depth, ...row }) => row);
+}
+
+/** The ids of the collection and of every collection inside it, at any depth. */
+export async function findCollectionSubtreeIds(db: Db, collectionId: string): Promise<string[]> {
+  const result = await sql<{ id: string }>`
+    with recursive subtree(id) as (
+      select id from collections where id = ${collectionId}
+      union
+      select c.id from collections c inner join subtree on c.parent_id = subtree.id
+    )
+    select id from subtree`.execute(db);
+  return result.rows.map((row) => row.id);
+}
+
+/** Every collection of an organization with its parent and default level, for visibility decisions. */
+export async function listCollectionLevels(db: Db, organizationId: string): Promise<Array<Pick<CollectionRow, 'id' | 'parent_id' | 'default_level'>>> {
+  return db.selectFrom('collections').select(['id', 'parent_id', 'default_level']).where('organization_id', '=', organizationId).execute();
+}
+
+/** Collections listed across the whole organization come in creation order. */
+const CREATED_ORDER: KeysetOrder<CollectionRow> = { columns: ['created_at', 'id'], keyOf: (row) => [row.created_at, row.id] };
+/** Siblings come in their order under their parent. */
+const POSITION_ORDER: KeysetOrder<CollectionRow> = { columns: ['position', 'id'], keyOf: (row) => [row.position, row.id] };
+export const COLLECTION_ORDER_KEY_LENGTH = 2;
+
+export async function listCollectionsInOrganization(
+  db: Db,
+  organizationId: string,
+  options: { topLevelOnly: boolean; filter: ContentVisibilityFilter },
+  after: ReadonlyArray<string | number> | undefined,
+  limit: number,
+): Promise<KeysetPage<CollectionRow>> {
+  if (options.filter.kind === 'none') return { rows: [], count: 0 };
+  let query = db.selectFrom('collections').selectAll().where('organization_id', '=', organizationId);
+  if (options.topLevelOnly) query = query.where('parent_id', 'is', null);
+  if (options.filter.kind === 'members' && options.filter.hiddenCollections.length > 0) {
+    query = query.where('id', 'not in', options.filter.hiddenCollections);
+  }
+  return keysetPage(query, options.topLevelOnly ? POSITION_ORDER : CREATED_ORDER, after, limit);
+}
+
+export async function updateCollection(db: Db, id: string, patch: Updateable<CollectionsTable>): Promise<void> {
+  await db.updateTable('collections').set(patch).where('id', '=', id).execute();
+}
+
+/** Deletes the collection; the collections inside it go with it (foreign key cascade). */
+export async function deleteCollection(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('collections').where('id', '=', id).execute();
+}
+
+export async function setCollectionsOrganization(db: Db, ids: readonly string[], organizationId: string): Promise<void> {
+  for (const chunk of chunks(ids)) await db.updateTable('collections').set({ organization_id: organizationId }).where('id', 'in', chunk).execute();
+}
+
+/**
+ * Serialises changes to the structure (sibling positions, parents, deletions, transfers) of these
+ * organizations until the transaction ends, so that two concurrent writers never make the same position
+ * key or put content into a collection being deleted. Locks are taken in id order to avoid deadlocks.
+ * SQLite transactions begin immediate and are already exclusive.
+ */
+export async function lockOrganizationStructure(db: Db, dialect: DialectName, organizationIds: readonly string[]): Promise<void> {
+  if (dialect !== 'postgres') return;
+  for (const id of [...new Set(organizationIds)].sort()) {
+    await db.selectFrom('organizations').select('id').where('id', '=', id).forUpdate().execute();
+  }
+}
+
+/** An item among siblings: a collection or a (live) space under the same parent. */
+export interface Sibling {
+  type: 'collection' | 'space';
+  id: string;
+  position: string;
+}
+
+interface SiblingScope {
+  organizationId: string;
+  /** null for the top level of the organization. */
+  parentId: string | null;
+  /** The item being placed, which is not its own neighbour. */
+  excludeId?: string;
+}
+
+function siblingsQuery(db: Db, scope: SiblingScope) {
+  const parentMatches = (column: string) => (scope.parentId === null ? sql`${sql.ref(column)} is null` : sql`${sql.ref(column)} = ${scope.parentId}`);
+  const exclude = scope.excludeId ?? '';
+  return sql`
+    select 'collection' as type, id, position from collections
+      where organization_id = ${scope.organizationId} and ${parentMatches('parent_id')} and id <> ${exclude}
+    union all
+    select 'space' as type, id, position from spaces
+      where organization_id = ${scope.organizationId} and ${parentMatches('collection_id')} and deleted_at is null and id <> ${exclude}`;
+}
+
+/** The last sibling under the parent, if any. */
+export async function findLastSibling(db: Db, scope: SiblingScope): Promise<Sibling | undefined> {
+  const result = await sql<Sibling>`select type, id, position from (${siblingsQuery(db, scope)}) siblings order by position desc, id desc limit 1`.execute(db);
+  return result.rows[0];
+}
+
+/** The sibling just before (`direction` before) or just after a position under the parent, if any. */
+export async function findNeighbourSibling(db: Db, scope: SiblingScope, position: string, direction: 'before' | 'after'): Promise<Sibling | undefined> {
+  const result = direction === 'before'
+    ? await sql<Sibling>`select type, id, position from (${siblingsQuery(db, scope)}) siblings where position < ${position} order by position desc, id desc limit 1`.execute(db)
+    : await sql<Sibling>`select type, id, position from (${siblingsQuery(db, scope)}) siblings where position > ${position} order by position asc, id asc limit 1`.execute(db);
+  return result.rows[0];
+}
+
+/** Lists for `in` clauses stay well under the bound-parameter limits of both databases. */
+export function chunks<T>(items: readonly T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let index = 0; index < items.length; index += size) out.push(items.slice(index, index + size));
+  return out;
+}

@@ -1,0 +1,55 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+import { toCount } from '../db/dialect.js';
+
+/**
+ * Keyset pagination over a stable order: the page after a cursor holds the rows whose order key is
+ * strictly after the cursor's in the order (a row-value comparison, supported by SQLite and PostgreSQL), so rows
+ * inserted or deleted between two fetches never make a page repeat or skip an existing row.
+ */
+export interface KeysetOrder<Row> {
+  /** Qualified columns of the order, most significant first; the last one must be unique (the id). */
+  columns: readonly string[];
+  /** Reads the same key from a result row, to build the cursor of the last row of a page. */
+  keyOf: (row: Row) => Array<string | number>;
+  /** Every column sorts this way; `desc` lists newest first (the default is `asc`). */
+  direction?: 'asc' | 'desc';
+}
+
+export interface KeysetPage<Row> {
+  rows: Row[];
+  count: number;
+  /** The key of the last row when more rows follow. */
+  nextKey?: Array<string | number>;
+}
+
+export async function keysetPage<DB, TB extends keyof DB, Row>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  order: KeysetOrder<Row>,
+  after: ReadonlyArray<string | number> | undefined,
+  limit: number,
+): Promise<KeysetPage<Row>> {
+  const countRow = await query
+    .clearSelect()
+    .clearOrderBy()
+    .select(sql<number>`count(*)`.as('count'))
+    .executeTakeFirst() as { count: unknown } | undefined;
+
+  const columns = sql.join(order.columns.map((column) => sql.ref(column)));
+  let pageQuery = query;
+  const descending = order.direction === 'desc';
+  if (after) {
+    const comparison = descending ? sql.raw('<') : sql.raw('>');
+    pageQuery = pageQuery.where(sql<boolean>`(${columns}) ${comparison} (${sql.join(after.map((value) => sql.val(value)))})`);
+  }
+  for (const column of order.columns) pageQuery = pageQuery.orderBy(sql.ref(column) as never, descending ? 'desc' : 'asc');
+  // One row more than asked tells whether another page follows without a second query.
+  const rows = await pageQuery.limit(limit + 1).execute();
+  const hasMore = rows.length > limit;
+  const pageRows = hasMore ? rows.slice(0, limit) : rows;
+  const last = pageRows[pageRows.length - 1];
+  return {
+    rows: pageRows,
+    count: toCount(countRow?.count),
+    ...(hasMore && last !== undefined ? { nextKey: order.keyOf(last) } : {}),
+  };
+}

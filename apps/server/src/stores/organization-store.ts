@@ -1,0 +1,82 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/index.js';
+import type { OrganizationMembersTable, OrganizationsTable } from '../db/schema.js';
+import { prepared } from './prepared.js';
+import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
+
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type MembershipRow = Selectable<OrganizationMembersTable>;
+
+/** An organization together with one user's membership in it. */
+export interface OrganizationWithMembership {
+  organization: OrganizationRow;
+  membership: MembershipRow;
+}
+
+export async function insertOrganization(db: Db, organization: OrganizationRow): Promise<void> {
+  await db.insertInto('organizations').values(organization).execute();
+}
+
+export async function findOrganizationById(db: Db, id: string): Promise<OrganizationRow | undefined> {
+  return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findMembership(db: Db, organizationId: string, userId: string): Promise<MembershipRow | undefined> {
+  return db.selectFrom('organization_members').selectAll()
+    .where('organization_id', '=', organizationId).where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** Adds the member, or changes the role of an existing one (re-enabling a disabled membership). */
+export async function upsertMembership(db: Db, membership: MembershipRow): Promise<void> {
+  await db.insertInto('organization_members').values(membership)
+    .onConflict((conflict) => conflict.columns(['organization_id', 'user_id']).doUpdateSet({ role: membership.role, disabled: 0 }))
+    .execute();
+}
+
+const organizationForMember = prepared((db: Db, organizationId: string, userId: string) => db
+  .selectFrom('organizations as o')
+  .innerJoin('organization_members as m', 'm.organization_id', 'o.id')
+  .selectAll('o')
+  .select(['m.user_id', 'm.role', 'm.joined_at', 'm.last_seen_at', 'm.sso as member_sso', 'm.disabled'])
+  .where('o.id', '=', organizationId)
+  .where('m.user_id', '=', userId));
+
+/** An organization with the user's membership in it; most requests start with this lookup. */
+export async function findOrganizationForMember(db: Db, organizationId: string, userId: string): Promise<OrganizationWithMembership | undefined> {
+  const [row] = await organizationForMember(db, organizationId, userId);
+  return row ? splitMembershipRow(row) : undefined;
+}
+
+type JoinedRow = OrganizationRow & { user_id: string; role: string | null; joined_at: string; last_seen_at: string | null; member_sso: number; disabled: number };
+
+function splitMembershipRow(row: JoinedRow): OrganizationWithMembership {
+  const { user_id, role, joined_at, last_seen_at, member_sso, disabled, ...organization } = row;
+  return {
+    organization,
+    membership: { organization_id: organization.id, user_id, role, joined_at, last_seen_at, sso: member_sso, disabled },
+  };
+}
+
+const MEMBER_ORGANIZATION_ORDER: KeysetOrder<JoinedRow> = {
+  columns: ['o.created_at', 'o.id'],
+  keyOf: (row) => [row.created_at, row.id],
+};
+export const MEMBER_ORGANIZATION_ORDER_KEY_LENGTH = MEMBER_ORGANIZATION_ORDER.columns.length;
+
+/** The organizations a user belongs to (enabled memberships), oldest first. */
+export async function listOrganizationsOfUser(
+  db: Db,
+  userId: string,
+  after: ReadonlyArray<string | number> | undefined,
+  limit: number,
+): Promise<KeysetPage<OrganizationWithMembership>> {
+  const query = db
+    .selectFrom('organizations as o')
+    .innerJoin('organization_members as m', 'm.organization_id', 'o.id')
+    .selectAll('o')
+    .select(['m.user_id', 'm.role', 'm.joined_at', 'm.last_seen_at', 'm.sso as member_sso', 'm.disabled'])
+    .where('m.user_id', '=', userId)
+    .where('m.disabled', '=', 0);
+  const page = await keysetPage(query, MEMBER_ORGANIZATION_ORDER, after, limit);
+  return { ...page, rows: page.rows.map(splitMembershipRow) };
+}

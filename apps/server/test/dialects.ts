@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { describe } from 'vitest';
+import { parseDatabaseUrl } from '../src/config.js';
+import { openDatabase, type DatabaseHandle, type DialectName } from '../src/db/index.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { newId } from '../src/ids.js';
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
+export function testDialects(): DialectName[] {
+  return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** Runs the same suite once per available dialect: `describeEachDialect('x', (dialect) => { ... })`. */
+export function describeEachDialect(name: string, suite: (dialect: DialectName) => void): void {
+  for (const dialect of testDialects()) describe(`${name} [${dialect}]`, () => suite(dialect));
+}
+
+export interface TestDatabaseUrl {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A DATABASE_URL for a database nobody else uses: a file in a new temporary folder, or a new schema in the
+ * PostgreSQL database of TEST_DATABASE_URL (dropped afterwards).
+ */
+export function createTestDatabaseUrl(dialect: DialectName): TestDatabaseUrl {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'quire-test-'));
+    return { url: `sqlite:${join(dir, 'quire.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `test_${newId(12).toLowerCase()}`;
+  const url = new URL(base);
+  url.searchParams.set('schema', schema);
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      try {
+        await client.query(`drop schema if exists "${schema}" cascade`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** An open, migrated database of the dialect, for store and service tests that need no HTTP. */
+export async function openTestDatabase(dialect: DialectName): Promise<DatabaseHandle & { drop(): Promise<void> }> {
+  const target = createTestDatabaseUrl(dialect);
+  const handle = await openDatabase(parseDatabaseUrl(target.url));
+  await migrateToLatest(handle);
+  return {
+    ...handle,
+    drop: async () => {
+      await handle.close();
+      await target.drop();
+    },
+  };
+}

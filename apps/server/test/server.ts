@@ -1,0 +1,85 @@
+import { createQuireClient, type QuireClient } from '@quire/client';
+import { loadConfig } from '../src/config.js';
+import type { Db, DialectName } from '../src/db/index.js';
+import type { OpenApiDocument } from '../src/http/openapi/spec.js';
+import type { Handlers } from '../src/http/registry.js';
+import { newId } from '../src/ids.js';
+import type { JobHandlers } from '../src/jobs/runner.js';
+import { createLogger } from '../src/logger.js';
+import type { RoleOrGuest } from '../src/policies/roles.js';
+import { addMember, bootstrap } from '../src/services/admin-service.js';
+import { startServer, type RunningServer } from '../src/server.js';
+import { createTestDatabaseUrl } from './dialects.js';
+
+export interface TestServerOptions {
+  dialect?: DialectName;
+  spec?: OpenApiDocument;
+  handlers?: Handlers;
+  jobHandlers?: JobHandlers;
+  /** Extra environment, e.g. QUIRE_BODY_LIMIT. */
+  env?: Record<string, string>;
+}
+
+export interface TestServer {
+  /** Root URL of the server, e.g. http://127.0.0.1:41234 (the API is under /v1). */
+  url: string;
+  db: Db;
+  dialect: DialectName;
+  running: RunningServer;
+  /** A new organization with a new admin and their token. */
+  bootstrap(organizationTitle?: string): Promise<{ organizationId: string; userId: string; token: string }>;
+  /** Adds a member (created if new; `null` role = guest) and returns a token for them. */
+  addMember(organizationId: string, email: string, role: RoleOrGuest): Promise<{ userId: string; token: string }>;
+  client(token?: string): QuireClient;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real app on a fresh database (SQLite temp file, or a fresh PostgreSQL schema when the dialect
+ * is postgres) on a free port, with strict response validation: an answer that breaks the contract fails
+ * the request with a 500, and so the test.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dialect = options.dialect ?? 'sqlite';
+  const database = createTestDatabaseUrl(dialect);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: database.url,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    QUIRE_RESPONSE_VALIDATION: 'fail',
+    QUIRE_RUN_JOBS: options.jobHandlers ? 'true' : 'false',
+    QUIRE_ALLOW_LOCAL_URLS: 'true',
+    ...options.env,
+  });
+  const logger = createLogger(config.logLevel, 2);
+  let running: RunningServer;
+  try {
+    running = await startServer({
+      config,
+      logger,
+      ...(options.spec ? { spec: options.spec } : {}),
+      ...(options.handlers ? { handlers: options.handlers } : {}),
+      ...(options.jobHandlers ? { jobHandlers: options.jobHandlers } : {}),
+    });
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  const services = running.services;
+  return {
+    url: running.url,
+    db: running.database.db,
+    dialect,
+    running,
+    bootstrap: (organizationTitle = 'Test organization') =>
+      bootstrap(services, { organizationTitle, email: `owner-${newId(8).toLowerCase()}@example.com`, displayName: 'Test Owner' }),
+    addMember: (organizationId, email, role) => addMember(services, { organizationId, email, role }),
+    client: (token) => createQuireClient({ baseUrl: running.url, ...(token ? { token } : {}), retry: false }),
+    close: async () => {
+      await running.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: {
+    // Tests run the client from its source, so they do not depend on the client's build being current.
+    alias: { '@quire/client': fileURLToPath(new URL('../../packages/client/src/index.ts', import.meta.url)) },
+  },
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Each file starts real servers on real databases; a few at a time keeps a 2-core machine responsive.
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: { NODE_ENV: 'test' },
+  },
+});
