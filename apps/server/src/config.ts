@@ -34,6 +34,15 @@ export interface Config {
    * kept in the database, so every node of a deployment signs with the same one.
    */
   jwtSecret?: string;
+  /**
+   * QUIRE_URL_SECRET: key (at least 32 bytes) that signs download URLs (`/downloads/...`). Unset: a key is
+   * made once and kept in the database, so every node of a deployment signs with the same one.
+   */
+  urlSecret?: string;
+  /** QUIRE_BLOB_DIR: where file bytes and rendered PDFs are kept (relative to the repository root). */
+  blobDir: string;
+  /** QUIRE_RATE_LIMIT: API requests one caller may make per minute (0 turns limiting off). */
+  rateLimitPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -68,6 +77,12 @@ function boolean(name: string, value: string | undefined, fallback: boolean): bo
 /** HS256 keys shorter than the hash (32 bytes) are guessable offline from any token they signed. */
 function jwtSecret(value: string): string {
   if (Buffer.byteLength(value, 'utf8') < 32) throw new ConfigError('QUIRE_JWT_SECRET must be at least 32 bytes long');
+  return value;
+}
+
+/** Download URLs signed with a short key could be forged by guessing it offline. */
+function urlSecret(value: string): string {
+  if (Buffer.byteLength(value, 'utf8') < 32) throw new ConfigError('QUIRE_URL_SECRET must be at least 32 bytes long');
   return value;
 }
 
@@ -131,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     allowLocalUrls: boolean('QUIRE_ALLOW_LOCAL_URLS', env.QUIRE_ALLOW_LOCAL_URLS, false),
     bodyLimitBytes: parseByteSize('QUIRE_BODY_LIMIT', env.QUIRE_BODY_LIMIT, 1024 * 1024),
+    rateLimitPerMinute: integer('QUIRE_RATE_LIMIT', env.QUIRE_RATE_LIMIT, 1200, 0, 1_000_000),
     // Production only logs a contract mismatch so that a client still gets its data; tests and development
     // fail loudly so the mismatch is fixed before it ships.
     responseValidation: oneOf('QUIRE_RESPONSE_VALIDATION', env.QUIRE_RESPONSE_VALIDATION, RESPONSE_VALIDATIONS,
@@ -138,5 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runJobs: boolean('QUIRE_RUN_JOBS', env.QUIRE_RUN_JOBS, true),
     shutdownTimeoutMs: integer('QUIRE_SHUTDOWN_TIMEOUT_MS', env.QUIRE_SHUTDOWN_TIMEOUT_MS, 10_000, 0, 600_000),
     ...(env.QUIRE_JWT_SECRET ? { jwtSecret: jwtSecret(env.QUIRE_JWT_SECRET) } : {}),
+    ...(env.QUIRE_URL_SECRET ? { urlSecret: urlSecret(env.QUIRE_URL_SECRET) } : {}),
+    blobDir: env.QUIRE_BLOB_DIR || './data/blobs',
   };
 }

@@ -10,6 +10,7 @@ import { allJobHandlers } from './jobs/index.js';
 import { JobRunner, type JobHandlers } from './jobs/runner.js';
 import type { Logger } from './logger.js';
 import type { ServiceContext } from './services/context.js';
+import { createFileServices } from './storage/file-services.js';
 
 export interface StartOptions {
   config: Config;
@@ -41,17 +42,27 @@ export async function startServer({ config, logger, spec, handlers, jobHandlers 
   let runner: JobRunner | undefined;
   try {
     await migrateToLatest(database);
-    const services: ServiceContext = { db: database.db, dialect: database.dialect, logger, ...(config.jwtSecret ? { jwtSecret: config.jwtSecret } : {}) };
+    const files = await createFileServices(config, database.db);
+    const services: ServiceContext = {
+      db: database.db,
+      dialect: database.dialect,
+      logger,
+      ...(config.jwtSecret ? { jwtSecret: config.jwtSecret } : {}),
+      allowLocalUrls: config.allowLocalUrls,
+      ...files,
+    };
     let shuttingDown = false;
     const quire = await createApp({
       services,
       logger,
       publicUrl: config.publicUrl,
       bodyLimitBytes: config.bodyLimitBytes,
+      rateLimitPerMinute: config.rateLimitPerMinute,
       responseValidation: config.responseValidation,
       ...(spec ? { spec } : {}),
       ...(handlers ? { handlers } : {}),
       isShuttingDown: () => shuttingDown,
+      downloads: { storage: files.blobStorage, signer: files.urlSigner },
     });
 
     server = createServer(quire.handle);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createQuireClient, type QuireClient } from '@quire/client';
 import { loadConfig } from '../src/config.js';
 import type { Db, DialectName } from '../src/db/index.js';
@@ -42,15 +45,20 @@ export interface TestServer {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dialect = options.dialect ?? 'sqlite';
   const database = createTestDatabaseUrl(dialect);
+  // File bytes and PDFs of this server only, removed with it.
+  const blobDir = mkdtempSync(join(tmpdir(), 'quire-blobs-'));
+  const removeBlobs = () => rmSync(blobDir, { recursive: true, force: true });
   const config = loadConfig({
     NODE_ENV: 'test',
-    PORT: '0',
+    QUIRE_ALLOW_LOCAL_URLS: 'true',
+    // Suites make many requests with one token; the limiter has its own test (rate-limit.test.ts).
+    QUIRE_RATE_LIMIT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: database.url,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     QUIRE_RESPONSE_VALIDATION: 'fail',
     QUIRE_RUN_JOBS: options.jobHandlers ? 'true' : 'false',
-    QUIRE_ALLOW_LOCAL_URLS: 'true',
+    QUIRE_BLOB_DIR: blobDir,
     ...options.env,
   });
   const logger = createLogger(config.logLevel, 2);
@@ -65,6 +73,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     });
   } catch (error) {
     await database.drop();
+    removeBlobs();
     throw error;
   }
   const services = running.services;
@@ -80,6 +89,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     close: async () => {
       await running.close();
       await database.drop();
+      removeBlobs();
     },
   };
 }

@@ -10,6 +10,7 @@ import { answerError, errorHandler } from './error-handler.js';
 import { BadRequestError, MethodNotAllowedError, NotFoundError, NotImplementedError, ServiceUnavailableError } from './errors.js';
 import { allHandlers } from './handlers/index.js';
 import { jsonBodyReader } from './middleware/body.js';
+import { createRateLimiter } from './middleware/rate-limit.js';
 import { PathValidator, type PathValidatorOptions } from './openapi/route-validator.js';
 import { basePath, listOperations, loadBundledSpec, type OpenApiDocument, type OperationInfo } from './openapi/spec.js';
 import type { PresentContext } from './presenters/context.js';
@@ -31,6 +32,8 @@ export interface AppOptions {
   handlers?: Handlers;
   /** Answers /readyz with 503 once shutdown has begun, so a load balancer stops sending requests. */
   isShuttingDown?: () => boolean;
+  /** API requests allowed per caller and minute (0: no limit). */
+  rateLimitPerMinute?: number;
   /** Serves signed `/downloads/...` URLs (file bytes, PDFs) when given; see storage/download-route.ts. */
   downloads?: DownloadRouteOptions;
 }
@@ -38,7 +41,7 @@ export interface AppOptions {
 export interface QuireApp {
   /** The request listener to give to `http.createServer`. */
   handle: (req: IncomingMessage, res: ServerResponse) => void;
-  /** Serves everything outside the API base path (health checks); the API itself does not go through it. */
+  /** The Express application that serves every request: the API middleware, health checks, downloads. */
   express: Express;
   operations: OperationInfo[];
   implemented: ReadonlySet<string>;
@@ -84,12 +87,11 @@ async function pathValidators(spec: OpenApiDocument, specPaths: string[], option
  * request validation -> response check armed -> bearer authentication -> handler -> JSON answer; any error
  * goes to one error handler that answers `{"error":{"code","message"}}`.
  *
- * API requests are dispatched here rather than through Express: Express's per-request machinery alone
- * costs several times what a whole read of this API costs (measured: a bare Express route serves about a
- * seventh of what node:http serves on the same machine). The lookup walks a tree of path segments, so its
- * cost does not grow with the number of operations, and each path's validator is built from a spec
- * pruned to that path and compiled before this function returns. Express still serves what lies outside
- * the API (health checks), which is where further non-API routes belong.
+ * Every request goes through Express; the API is its first middleware. Express's own route table would be
+ * walked and matched route by route for each request, so the API finds its operation in a tree of path
+ * segments instead, whose cost does not grow with the number of operations, and each path's validator is
+ * built from a spec pruned to that path and compiled before this function returns (the validator library's
+ * own middleware loops over every path per request and compiles lazily on first use).
  */
 export async function createApp(options: AppOptions): Promise<QuireApp> {
   const spec = options.spec ?? loadBundledSpec();
@@ -143,9 +145,11 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   }
 
   const readBody = jsonBodyReader(options.bodyLimitBytes);
+  const limitRate = createRateLimiter({ requestsPerWindow: options.rateLimitPerMinute ?? 0, windowSeconds: 60 });
 
   async function serveApi(req: ApiRequest, res: ServerResponse, pathname: string, search: string): Promise<void> {
     const state = requestState(req);
+    if (limitRate) await limitRate(req, res);
     const found = router.lookup(req.method ?? 'GET', pathname);
     if (found.kind === 'not-found') throw new NotFoundError(`No route matches ${req.method} ${pathname}`);
     if (found.kind === 'bad-path') throw new BadRequestError('The path is not valid percent-encoded text');
@@ -158,7 +162,9 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
       throw new BadRequestError('body is required: send a JSON body with Content-Type: application/json');
     }
     req.params = params;
-    req.query = search ? { ...parseQueryString(search) } : {};
+    // Express 5 defines `query` as a getter on its request prototype; the validator coerces and fills in
+    // defaults on our own copy, so it is redefined as a plain property of this request.
+    Object.defineProperty(req, 'query', { value: search ? { ...parseQueryString(search) } : {}, writable: true, configurable: true, enumerable: true });
     route.validateRequest(req);
     state.checkResponse = route.checkResponse ?? undefined;
     const caller = operation.requiresAuth ? await authenticate(options.services, req.headers.authorization) : undefined;
@@ -181,9 +187,24 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     else sendJson(req, res, result.status, result.body);
   }
 
+  const apiPrefix = `${base}/`;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // The API is one Express middleware: Express hands every request to it first, and it finds the operation
+  // with the segment tree above (constant time in the number of operations) instead of Express's list of
+  // routes, which it would otherwise walk and match one by one for each of the 140 operations.
+  app.use((req, res, next) => {
+    const url = req.originalUrl;
+    const queryAt = url.indexOf('?');
+    const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+    if (!pathname.startsWith(apiPrefix)) return next();
+    const apiRequest = req as unknown as ApiRequest;
+    Object.defineProperty(apiRequest, 'path', { value: pathname, writable: true, configurable: true });
+    serveApi(apiRequest, res, pathname, queryAt === -1 ? '' : url.slice(queryAt + 1)).catch((error: unknown) => {
+      answerError(error, req, res, logger);
+    });
+  });
   app.get('/healthz', (req, res) => {
     sendJson(req, res, 200, { status: 'ok' });
   });
@@ -203,22 +224,9 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   });
   app.use(errorHandler(logger));
 
-  const apiPrefix = `${base}/`;
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     beginRequest(req, res, logger);
-    const url = req.url ?? '/';
-    const queryAt = url.indexOf('?');
-    const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
-    if (!pathname.startsWith(apiPrefix)) {
-      app(req, res);
-      return;
-    }
-    const apiRequest = req as ApiRequest;
-    apiRequest.originalUrl = url;
-    apiRequest.path = pathname;
-    serveApi(apiRequest, res, pathname, queryAt === -1 ? '' : url.slice(queryAt + 1)).catch((error: unknown) => {
-      answerError(error, req, res, logger);
-    });
+    app(req, res);
   };
 
   return {

@@ -33,10 +33,17 @@ export function beginRequest(req: IncomingMessage, res: ServerResponse, logger: 
   if (logger.isLevelEnabled('info')) {
     res.once('finish', () => {
       const ms = Number(process.hrtime.bigint() - state.started) / 1e6;
-      logger.info({ reqId: state.requestId, method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      logger.info({ reqId: state.requestId, method: req.method, url: urlForLog(req.url), status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
   }
   return state;
+}
+
+/** Query parameters that carry secrets: share-link keys and download signatures never reach the logs. */
+const SECRET_PARAMS = /([?&](?:shareKey|sig|token)=)[^&#]*/gi;
+
+export function urlForLog(url: string | undefined): string {
+  return (url ?? '').replace(SECRET_PARAMS, '$1[redacted]');
 }
 
 export function requestState(req: IncomingMessage): RequestState {

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { OrganizationMembersTable, OrganizationsTable } from '../db/schema.js';
 import { prepared } from './prepared.js';
@@ -11,7 +11,19 @@ export type MembershipRow = Selectable<OrganizationMembersTable>;
 export interface OrganizationWithMembership {
   organization: OrganizationRow;
   membership: MembershipRow;
+  /** Whether the user owns at least one team of the organization (the `ownTeam` permission). */
+  ownsTeam: boolean;
 }
+
+/** 1 when the member of the joined row owns a team of the joined organization, else 0 (both dialects). */
+const ownsTeamColumn = (eb: ExpressionBuilder<any, any>) => eb.case()
+  .when(eb.exists(eb.selectFrom('team_members as tm')
+    .innerJoin('teams as t', 't.id', 'tm.team_id')
+    .select(sql<number>`1`.as('one'))
+    .whereRef('t.organization_id', '=', 'o.id')
+    .whereRef('tm.user_id', '=', 'm.user_id')
+    .where('tm.role', '=', 'owner')))
+  .then(1).else(0).end().as('owns_team');
 
 export async function insertOrganization(db: Db, organization: OrganizationRow): Promise<void> {
   await db.insertInto('organizations').values(organization).execute();
@@ -38,6 +50,7 @@ const organizationForMember = prepared((db: Db, organizationId: string, userId: 
   .innerJoin('organization_members as m', 'm.organization_id', 'o.id')
   .selectAll('o')
   .select(['m.user_id', 'm.role', 'm.joined_at', 'm.last_seen_at', 'm.sso as member_sso', 'm.disabled'])
+  .select(ownsTeamColumn)
   .where('o.id', '=', organizationId)
   .where('m.user_id', '=', userId));
 
@@ -47,13 +60,14 @@ export async function findOrganizationForMember(db: Db, organizationId: string, 
   return row ? splitMembershipRow(row) : undefined;
 }
 
-type JoinedRow = OrganizationRow & { user_id: string; role: string | null; joined_at: string; last_seen_at: string | null; member_sso: number; disabled: number };
+type JoinedRow = OrganizationRow & { user_id: string; role: string | null; joined_at: string; last_seen_at: string | null; member_sso: number; disabled: number; owns_team: number | string };
 
 function splitMembershipRow(row: JoinedRow): OrganizationWithMembership {
-  const { user_id, role, joined_at, last_seen_at, member_sso, disabled, ...organization } = row;
+  const { user_id, role, joined_at, last_seen_at, member_sso, disabled, owns_team, ...organization } = row;
   return {
     organization,
     membership: { organization_id: organization.id, user_id, role, joined_at, last_seen_at, sso: member_sso, disabled },
+    ownsTeam: Number(owns_team) === 1,
   };
 }
 
@@ -75,6 +89,7 @@ export async function listOrganizationsOfUser(
     .innerJoin('organization_members as m', 'm.organization_id', 'o.id')
     .selectAll('o')
     .select(['m.user_id', 'm.role', 'm.joined_at', 'm.last_seen_at', 'm.sso as member_sso', 'm.disabled'])
+    .select(ownsTeamColumn)
     .where('m.user_id', '=', userId)
     .where('m.disabled', '=', 0);
   const page = await keysetPage(query, MEMBER_ORGANIZATION_ORDER, after, limit);

@@ -13,7 +13,7 @@ function parseJson<T>(text: string, fallback: T): T {
   }
 }
 
-export function presentOrganization(context: PresentContext, { organization: row, membership }: OrganizationWithMembership): ApiOrganization {
+export function presentOrganization(context: PresentContext, { organization: row, membership, ownsTeam }: OrganizationWithMembership): ApiOrganization {
   const id = encodeURIComponent(row.id);
   return {
     object: 'organization',
@@ -37,6 +37,6 @@ export function presentOrganization(context: PresentContext, { organization: row
       app: appUrl(context, `/o/${id}`),
       ...(row.logo_url ? { logo: row.logo_url } : {}),
     },
-    permissions: organizationPermissions(membershipFromRow(membership)),
+    permissions: organizationPermissions(membershipFromRow(membership, ownsTeam)),
   };
 }
