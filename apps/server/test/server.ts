@@ -50,6 +50,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const removeBlobs = () => rmSync(blobDir, { recursive: true, force: true });
   const config = loadConfig({
     NODE_ENV: 'test',
+    PORT: '0',
     QUIRE_ALLOW_LOCAL_URLS: 'true',
     // Suites make many requests with one token; the limiter has its own test (rate-limit.test.ts).
     QUIRE_RATE_LIMIT: '0',
