@@ -5,6 +5,7 @@ import { loadConfig } from '../src/config.js';
 import { newId } from '../src/ids.js';
 import type { RoleOrGuest } from '../src/policies/roles.js';
 import { addMember } from '../src/services/admin-service.js';
+import { VISITOR_CLAIMS_KEY } from '../src/services/server-secret-service.js';
 import { describeEachDialect } from './dialects.js';
 import { startTestServer, type TestServer } from './server.js';
 
@@ -455,7 +456,7 @@ describeEachDialect('members', (dialect) => {
       }));
       const before = Date.now();
       const answer = await unwrap(org.people.writer!.client.POST('/orgs/{organizationId}/ping', { params: path(org.organizationId) }));
-      const stored = await server.db.selectFrom('server_secrets').select('value').executeTakeFirstOrThrow();
+      const stored = await server.db.selectFrom('server_secrets').select('value').where('name', '=', VISITOR_CLAIMS_KEY).executeTakeFirstOrThrow();
       const { payload, protectedHeader } = await jwtVerify(answer.serviceVisitorClaims!, new TextEncoder().encode(stored.value), { algorithms: ['HS256'] });
       expect(protectedHeader.alg).toBe('HS256');
       expect(payload).toMatchObject({ sub: org.people.writer!.userId, organization: org.organizationId, role: 'edit', teams: [team.id] });
@@ -497,7 +498,8 @@ describeEachDialect('members: visitor claims with QUIRE_JWT_SECRET', (dialect) =
     const answer = await unwrap(server.client(owner.token).POST('/orgs/{organizationId}/ping', { params: { path: { organizationId: owner.organizationId } } }));
     const { payload } = await jwtVerify(answer.serviceVisitorClaims!, new TextEncoder().encode(secret));
     expect(payload).toMatchObject({ sub: owner.userId, organization: owner.organizationId, role: 'admin', teams: [] });
-    expect(await server.db.selectFrom('server_secrets').selectAll().execute()).toEqual([]);
+    // Other secrets (download URLs, Git credentials) may be stored; the claims key must not be.
+    expect(await server.db.selectFrom('server_secrets').selectAll().where('name', '=', VISITOR_CLAIMS_KEY).execute()).toEqual([]);
   });
 
   it('refuses a short secret at start', () => {
