@@ -179,6 +179,77 @@ export interface RevisionsTable {
   change_request_id: string | null;
 }
 
+/** A change request of a space (0030). */
+export interface ChangeRequestsTable {
+  id: string;
+  space_id: string;
+  /** The space's organization when the request was made (lists go through the space's current one). */
+  organization_id: string;
+  /** 1, 2, 3... within the space, from the counter store. */
+  number: number;
+  /** `draft`, `open`, `archived` or `merged`. */
+  status: string;
+  subject: string;
+  /** JSON of the description JSONDocument, or null. */
+  description: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  /** The request's current revision. */
+  revision_id: string;
+  /** The space's main revision when the request was made. */
+  revision_initial: string;
+  /** The main revision last brought into the request by an update. */
+  revision_merged_ancestor: string | null;
+  /** The main revision the merge made. */
+  revision_merged: string | null;
+  merged_at: string | null;
+  merged_by: string | null;
+  /** Open comments on the request, kept exact by the comment service. */
+  comments_count: number;
+  conversations_issues_cluster: string | null;
+}
+
+/** Users who created a change request or made a revision of it (the `contributor` filter). */
+export interface ChangeRequestContributorsTable {
+  change_request_id: string;
+  user_id: string;
+}
+
+/** Users whose review of a change request was asked for. */
+export interface ChangeRequestReviewersTable {
+  change_request_id: string;
+  user_id: string;
+  requested_at: string;
+}
+
+/** Marks that the links of a revision were worked out and stored in `revision_links` (0035). */
+export interface RevisionLinkSetsTable {
+  revision_id: string;
+  /** Distinct link targets (items of the revision's link list), and how many of them are broken. */
+  total: number;
+  broken: number;
+  computed_at: string;
+}
+
+/** One link target used by one page of a revision (0035); every row of an item has the same status. */
+export interface RevisionLinksTable {
+  revision_id: string;
+  /** The relation and the target, e.g. `reference:page:<id>` or `reference:url:<sha256 of the URL>`. */
+  item_key: string;
+  /** `page` (or `reusable-content`). */
+  source_kind: string;
+  source_id: string;
+  /** `reference` or `dependsOn`. */
+  relation: string;
+  /** `ok`, `broken` or `in-app`. */
+  status: string;
+  /** `page`, `file`, `space`, `openapi` or `url`. */
+  target_kind: string;
+  target_id: string | null;
+  target_url: string | null;
+}
+
 /** Which revision a space's search rows come from, and the block of row ids the space writes in (0040). */
 export interface SearchSpacesTable {
   space_id: string;
@@ -215,6 +286,94 @@ export interface SearchSectionsTable {
   body: string;
 }
 
+/** How a space is synchronized with a Git repository (0060); URLs never hold credentials. */
+export interface GitSyncStatesTable {
+  space_id: string;
+  url: string | null;
+  ref: string | null;
+  project_directory: string | null;
+  /** `github`, `gitlab` or `github-legacy`. */
+  provider: string | null;
+  repo_name: string | null;
+  repo_tree_url: string | null;
+  repo_commit_url: string | null;
+  /** The commit the space's content last matched, and the revision it matched. */
+  commit_oid: string | null;
+  revision_id: string | null;
+  /** `timestamp` of the newest operation applied to the space (ISO-8601). */
+  last_timestamp: string | null;
+  /** The latest operation queued on the space. */
+  operation_id: string | null;
+  updated_at: string;
+}
+
+export type GitSyncDirection = 'import' | 'export';
+export type GitSyncOperationState = 'running' | 'success' | 'failure' | 'timeout';
+
+/** One import or export of a space (0060). */
+export interface GitSyncOperationsTable {
+  id: string;
+  space_id: string;
+  direction: GitSyncDirection;
+  state: GitSyncOperationState;
+  standalone: number;
+  force: number;
+  /** Without credentials. */
+  url: string;
+  ref: string;
+  timestamp: string | null;
+  job_id: string | null;
+  created_by: string | null;
+  started_at: string;
+  ended_at: string | null;
+  /** Why it failed; never holds credentials. */
+  error: string | null;
+  commit_oid: string | null;
+  revision_id: string | null;
+}
+
+/** A discussion in a space (0050). Body forms: `markdown` (text), `document` (JSON of it), `empty` (''). */
+export interface CommentsTable {
+  id: string;
+  space_id: string;
+  change_request_id: string | null;
+  /** The revision the comment was posted on. */
+  revision_id: string;
+  page_id: string | null;
+  node_id: string | null;
+  table_record: string | null;
+  table_definition: string | null;
+  author_id: string;
+  body_format: 'markdown' | 'document' | 'empty';
+  body: string;
+  status: 'open' | 'resolved';
+  resolved_at: string | null;
+  resolved_by: string | null;
+  posted_at: string;
+  edited_at: string | null;
+}
+
+export interface CommentRepliesTable {
+  id: string;
+  comment_id: string;
+  space_id: string;
+  author_id: string;
+  body_format: 'markdown' | 'document' | 'empty';
+  body: string;
+  posted_at: string;
+  edited_at: string | null;
+}
+
+/** One person's reaction with one emoji on a comment (reply_id null) or a reply; `subject_id` is that id. */
+export interface CommentReactionsTable {
+  subject_id: string;
+  comment_id: string;
+  reply_id: string | null;
+  emoji: string;
+  user_id: string;
+  reacted_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -229,6 +388,16 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   server_secrets: ServerSecretsTable;
+  change_requests: ChangeRequestsTable;
+  change_request_contributors: ChangeRequestContributorsTable;
+  change_request_reviewers: ChangeRequestReviewersTable;
+  revision_link_sets: RevisionLinkSetsTable;
+  revision_links: RevisionLinksTable;
   search_spaces: SearchSpacesTable;
   search_sections: SearchSectionsTable;
+  comments: CommentsTable;
+  comment_replies: CommentRepliesTable;
+  comment_reactions: CommentReactionsTable;
+  git_sync_states: GitSyncStatesTable;
+  git_sync_operations: GitSyncOperationsTable;
 }

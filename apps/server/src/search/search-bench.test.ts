@@ -1,0 +1,27 @@
+import { expect, it } from 'vitest';
+import { createTestDatabaseUrl, describeEachDialect } from '../../test/dialects.js';
+import { formatSearchBenchReport, runSearchBench } from './search-bench.js';
+
+describeEachDialect('search bench', (dialect) => {
+  it('builds a small space, runs every query and reports latencies', async () => {
+    // The bench makes (and drops) a schema of its own on PostgreSQL, so it is given the base URL there.
+    const target = dialect === 'sqlite' ? createTestDatabaseUrl('sqlite') : undefined;
+    try {
+      const report = await runSearchBench({ pages: 400, iterations: 3, databaseUrl: target?.url ?? process.env.TEST_DATABASE_URL! });
+      expect(report).toMatchObject({ dialect, pages: 400 });
+      expect(report.sections).toBeGreaterThan(400);
+      expect(report.queries.map((q) => q.name)).toEqual([
+        'rare word', 'common word (91% of pages)', 'two common words (91%)', 'prefix of a common word', 'common word + rare word',
+      ]);
+      const common = report.queries[1]!;
+      // About 91% of the pages hold the common words.
+      expect(common.count).toBeGreaterThan(330);
+      expect(common.count).toBeLessThan(400);
+      expect(report.queries[0]!.count).toBeGreaterThan(0);
+      for (const q of report.queries) expect(q.cappedLatency.runs).toBe(3);
+      expect(formatSearchBenchReport(report)).toContain('two common words');
+    } finally {
+      await target?.drop();
+    }
+  });
+});

@@ -1,0 +1,325 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { extractSections, type MarkdownSection } from '../content/markdown.js';
+import type { MaterializedPage, MaterializedTree } from '../content/tree.js';
+import type { Db } from '../db/index.js';
+import { nowIso } from '../ids.js';
+import { nextCounterValue } from '../stores/counter-store.js';
+import { dialectOf } from './search-dialect.js';
+
+/*
+ * Writing the search rows of a space (tables of migration 0040). A reindex makes the space's rows exactly
+ * those of the given pages, in one transaction, but writes only what changed: each page's rows carry a hash
+ * of what they were made from, so a new revision that edits one page of 50,000 rewrites that page's rows,
+ * not the space's (a full rewrite holds the write lock for seconds: about 10 s to write 50,000 pages on
+ * SQLite, whose single connection every other request then waits for).
+ */
+
+/** Row ids of a space are `row_block * ROWS_PER_BLOCK + n` (see the migration). */
+export const ROWS_PER_BLOCK = 2 ** 32;
+/** Ids stay exact JavaScript numbers, which leaves 2^21 - 1 blocks (spaces ever indexed) per database. */
+const MAX_ROW_BLOCK = Math.floor(Number.MAX_SAFE_INTEGER / ROWS_PER_BLOCK);
+/** A section body is indexed up to this many characters (PostgreSQL refuses a tsvector over 1 MB). */
+export const MAX_SECTION_BODY_LENGTH = 100_000;
+/** Part of every page hash: bumping it rewrites every page on its next reindex (after a change in how rows are made). */
+const ROW_FORMAT = 1;
+/** Rows per INSERT: 13 parameters each stays far below the bound-parameter limits of both databases. */
+const INSERT_BATCH = 400;
+const DELETE_BATCH = 500;
+/** A reindex that writes this many rows refreshes PostgreSQL's statistics of the table. */
+const ANALYZE_AFTER_ROWS = 10_000;
+
+export interface SearchPageBase {
+  id: string;
+  title: string;
+  /** The page's path in the space (slugs joined by `/`). */
+  path: string;
+  /** Titles of the pages above it, from the top level down to its parent. */
+  ancestors: readonly string[];
+}
+
+/**
+ * A page to index: its markdown, or sections already cut from it (`extractSections`). With a `contentKey`
+ * (the hash of the markdown blob, say) an unchanged page is recognised by that key, and markdown given as a
+ * function is read only for the pages whose rows are rewritten.
+ */
+export type SearchPageInput = SearchPageBase & (
+  | { markdown: string; contentKey?: string }
+  | { markdown: () => Promise<string>; contentKey: string }
+  | { sections: readonly MarkdownSection[]; contentKey?: string }
+);
+
+export interface ReindexResult {
+  /** False when the space does not exist (any more): nothing was written. */
+  indexed: boolean;
+  pages: number;
+  sections: number;
+  /** Pages whose rows were (re)written, and pages whose rows were removed without replacement. */
+  writtenPages: number;
+  removedPages: number;
+  /** Rows (sections) written. */
+  writtenSections: number;
+}
+
+interface PreparedPage {
+  input: SearchPageInput;
+  hash: string;
+}
+
+interface SectionDraft {
+  section_id: string;
+  section_title: string;
+  body: string;
+}
+
+/**
+ * Makes the space's search rows those of `pages` (in tree order: the order is the "index order" in which
+ * the candidate cap of a search takes matches). Runs in `db`'s transaction when it is one, else in its own.
+ * Markdown is cut into sections before the transaction, yielding to the event loop between pages, so a big
+ * first index neither holds the write lock while parsing nor stalls other requests.
+ */
+export async function reindexSpace(db: Db, spaceId: string, revisionId: string, pages: readonly SearchPageInput[]): Promise<ReindexResult> {
+  const prepared = preparePages(pages);
+  const drafts = new Map<string, SectionDraft[]>();
+  for (let attempt = 1; ; attempt++) {
+    const stored = await storedPageHashes(db, spaceId);
+    await draftRows(prepared.filter((page) => stored.get(page.input.id) !== page.hash), drafts);
+    const write = (trx: Db) => writeSpace(trx, spaceId, revisionId, prepared, drafts);
+    try {
+      if (db.isTransaction) return await write(db);
+      const result = await db.transaction().execute(write);
+      if (result.writtenSections >= ANALYZE_AFTER_ROWS && dialectOf(db) === 'postgres') {
+        // The planner would otherwise go on estimating the space at its old size until autovacuum analyzes
+        // the table, and intersect with every row of the space (measured: 20 ms instead of 4 for a rare word).
+        await sql`analyze search_sections`.execute(db);
+      }
+      return result;
+    } catch (error) {
+      // The transaction found pages to rewrite whose markdown was not read (see requireDrafts): read them, retry.
+      if (!(error instanceof MissingDrafts) || attempt >= 5) throw error;
+      await draftRows(error.pages, drafts);
+    }
+  }
+}
+
+/** Thrown before any row is replaced, so that the transaction can be retried once these pages are drafted. */
+class MissingDrafts extends Error {
+  constructor(readonly pages: readonly PreparedPage[]) {
+    super('pages to rewrite were not read yet');
+  }
+}
+
+/** Removes a space's search rows (deleting the space does too, through the foreign keys). */
+export async function dropSpace(db: Db, spaceId: string): Promise<void> {
+  const drop = async (trx: Db): Promise<void> => {
+    await trx.deleteFrom('search_sections').where('space_id', '=', spaceId).execute();
+    await trx.deleteFrom('search_spaces').where('space_id', '=', spaceId).execute();
+  };
+  await (db.isTransaction ? drop(db) : db.transaction().execute(drop));
+}
+
+/** The revision the space's search rows come from, or undefined when it was never indexed. */
+export async function indexedRevision(db: Db, spaceId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('search_spaces').select('revision_id').where('space_id', '=', spaceId).executeTakeFirst();
+  return row?.revision_id;
+}
+
+/**
+ * The pages of a revision tree to index, in tree order: documents (and computed pages); groups and links
+ * are not results, but a group's title is an ancestor of its pages. Markdown is read (with `readMarkdown`,
+ * e.g. `(hash) => readMarkdown(reader, hash)` of the content core) only for pages whose content hash is not
+ * indexed already, so a reindex after a one-page edit reads one blob.
+ */
+export function searchPagesOf(tree: MaterializedTree, readMarkdown: (contentHash: string) => Promise<string>): SearchPageInput[] {
+  const out: SearchPageInput[] = [];
+  const walk = (pages: readonly MaterializedPage[], ancestors: readonly string[]): void => {
+    for (const page of pages) {
+      if ((page.type === 'document' || page.type === 'computed') && page.path !== undefined) {
+        const base = { id: page.id, title: page.title, path: page.path, ancestors };
+        const contentHash = page.contentHash;
+        out.push(contentHash === null ? { ...base, markdown: '' } : { ...base, contentKey: contentHash, markdown: () => readMarkdown(contentHash) });
+      }
+      if (page.type !== 'link') walk(page.pages, [...ancestors, page.title]);
+    }
+  };
+  walk(tree.pages, []);
+  return out;
+}
+
+function preparePages(pages: readonly SearchPageInput[]): PreparedPage[] {
+  const seen = new Set<string>();
+  return pages.map((input) => {
+    if (seen.has(input.id)) throw new Error(`page ${input.id} is given twice`);
+    seen.add(input.id);
+    const source = input.contentKey !== undefined
+      ? ['key', input.contentKey]
+      : 'sections' in input
+        ? ['sections', input.sections.map((s) => [s.id, s.title, s.body])]
+        : ['markdown', input.markdown];
+    const hash = createHash('sha256')
+      .update(JSON.stringify([ROW_FORMAT, input.title, input.path, input.ancestors, source]))
+      .digest('base64url');
+    return { input, hash };
+  });
+}
+
+async function storedPageHashes(db: Db, spaceId: string): Promise<Map<string, string>> {
+  // Every page has a row at position 0 (a page without sections gets an empty one). The 0 is literal SQL so
+  // that the planner can use the partial index search_sections_page_hash.
+  const rows = await db.selectFrom('search_sections')
+    .select(['page_id', 'page_hash'])
+    .where('space_id', '=', spaceId)
+    .where(sql<boolean>`section_position = 0`)
+    .execute();
+  return new Map(rows.map((row) => [row.page_id, row.page_hash]));
+}
+
+async function draftRows(pages: readonly PreparedPage[], into: Map<string, SectionDraft[]>): Promise<void> {
+  let since = performance.now();
+  for (const page of pages) {
+    if (into.has(page.input.id)) continue;
+    const input = page.input;
+    const markdown = 'markdown' in input ? (typeof input.markdown === 'string' ? input.markdown : await input.markdown()) : undefined;
+    into.set(input.id, sectionsOf(input, markdown));
+    if (performance.now() - since > 20) {
+      await new Promise((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
+  }
+}
+
+function sectionsOf(input: SearchPageInput, markdown: string | undefined): SectionDraft[] {
+  const sections = 'sections' in input ? input.sections : extractSections((markdown ?? '').normalize('NFC'));
+  // A page without text still has a row, so that its title is found and it has a row at position 0.
+  const list = sections.length > 0 ? sections : [{ id: '', title: '', body: '' }];
+  return list.map((section) => ({
+    section_id: section.id,
+    section_title: section.title.normalize('NFC'),
+    body: clip(section.body.normalize('NFC'), MAX_SECTION_BODY_LENGTH),
+  }));
+}
+
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = /[\ud800-\udbff]/.test(text[max - 1]!) ? max - 1 : max;
+  return text.slice(0, cut);
+}
+
+async function writeSpace(
+  trx: Db,
+  spaceId: string,
+  revisionId: string,
+  prepared: readonly PreparedPage[],
+  drafts: Map<string, SectionDraft[]>,
+): Promise<ReindexResult> {
+  const space = await trx.selectFrom('spaces').select('id').where('id', '=', spaceId).executeTakeFirst();
+  if (!space) return { indexed: false, pages: 0, sections: 0, writtenPages: 0, removedPages: 0, writtenSections: 0 };
+
+  const state = await lockSpaceState(trx, spaceId);
+  const stored = await storedPageHashes(trx, spaceId);
+  const wanted = new Map(prepared.map((page) => [page.input.id, page.hash]));
+  let removed = [...stored.keys()].filter((pageId) => wanted.get(pageId) !== stored.get(pageId));
+  let written = prepared.filter((page) => stored.get(page.input.id) !== page.hash);
+  requireDrafts(written, drafts);
+  let rowCount = written.reduce((total, page) => total + drafts.get(page.input.id)!.length, 0);
+
+  let block = state.row_block;
+  let nextRow = Number(state.next_row);
+  let sectionCount = state.section_count;
+  if (nextRow + rowCount > ROWS_PER_BLOCK) {
+    // The block is used up (after billions of rewritten rows): move the whole space to a new block.
+    block = await allocateBlock(trx);
+    nextRow = 0;
+    removed = [...stored.keys()];
+    written = [...prepared];
+    requireDrafts(written, drafts);
+    rowCount = written.reduce((total, page) => total + drafts.get(page.input.id)!.length, 0);
+  }
+
+  for (let start = 0; start < removed.length; start += DELETE_BATCH) {
+    const result = await trx.deleteFrom('search_sections')
+      .where('space_id', '=', spaceId)
+      .where('page_id', 'in', removed.slice(start, start + DELETE_BATCH))
+      .executeTakeFirst();
+    sectionCount -= Number(result.numDeletedRows);
+  }
+
+  const rows = written.flatMap((page) =>
+    drafts.get(page.input.id)!.map((draft, position) => ({
+      space_id: spaceId,
+      revision_id: revisionId,
+      page_id: page.input.id,
+      page_hash: page.hash,
+      section_position: position,
+      depth: page.input.ancestors.length,
+      page_title: page.input.title.normalize('NFC'),
+      page_path: page.input.path,
+      ancestors: JSON.stringify(page.input.ancestors.map((title) => title.normalize('NFC'))),
+      ...draft,
+    })),
+  );
+  for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+    const batch = rows.slice(start, start + INSERT_BATCH).map((row, offset) => ({ id: block * ROWS_PER_BLOCK + nextRow + start + offset, ...row }));
+    await trx.insertInto('search_sections').values(batch).execute();
+  }
+  nextRow += rows.length;
+  sectionCount += rows.length;
+
+  await trx.updateTable('search_spaces')
+    .set({ revision_id: revisionId, row_block: block, next_row: nextRow, page_count: prepared.length, section_count: sectionCount, indexed_at: nowIso() })
+    .where('space_id', '=', spaceId)
+    .execute();
+  return {
+    indexed: true,
+    pages: prepared.length,
+    sections: sectionCount,
+    writtenPages: written.length,
+    removedPages: removed.filter((pageId) => !wanted.has(pageId)).length,
+    writtenSections: rows.length,
+  };
+}
+
+/**
+ * Markdown is read and cut before the transaction. Pages it has no rows for yet (changed by a concurrent
+ * reindex meanwhile, or all pages when a space moves to a new block) are cut here when that is CPU work
+ * only; reading markdown inside the transaction is not done (no I/O in a transaction, and on SQLite a
+ * loader using the same database would wait for this very transaction): the caller retries instead.
+ */
+function requireDrafts(pages: readonly PreparedPage[], drafts: Map<string, SectionDraft[]>): void {
+  const unread = pages.filter((page) => !drafts.has(page.input.id) && 'markdown' in page.input && typeof page.input.markdown !== 'string');
+  if (unread.length > 0) throw new MissingDrafts(unread);
+  for (const page of pages) {
+    if (drafts.has(page.input.id)) continue;
+    const input = page.input;
+    drafts.set(input.id, sectionsOf(input, 'markdown' in input ? (input.markdown as string) : undefined));
+  }
+}
+
+/**
+ * The space's search_spaces row, created on first use and locked for the rest of the transaction, so that
+ * two reindexes of one space run one after the other (PostgreSQL; SQLite transactions are exclusive).
+ */
+async function lockSpaceState(trx: Db, spaceId: string) {
+  const postgres = dialectOf(trx) === 'postgres';
+  const select = () => {
+    const query = trx.selectFrom('search_spaces').select(['row_block', 'next_row', 'section_count']).where('space_id', '=', spaceId);
+    return (postgres ? query.forUpdate() : query).executeTakeFirst();
+  };
+  const existing = await select();
+  if (existing) return existing;
+  const block = await allocateBlock(trx);
+  await trx.insertInto('search_spaces')
+    .values({ space_id: spaceId, revision_id: '', row_block: block, next_row: 0, page_count: 0, section_count: 0, indexed_at: nowIso() })
+    // A concurrent first reindex may have created it meanwhile; its row (and block) is used then.
+    .onConflict((conflict) => conflict.column('space_id').doNothing())
+    .execute();
+  const created = await select();
+  if (!created) throw new Error(`the search state of space ${spaceId} could not be created`);
+  return created;
+}
+
+async function allocateBlock(trx: Db): Promise<number> {
+  const block = await nextCounterValue(trx, 'search', 'row_block');
+  if (block > MAX_ROW_BLOCK) throw new Error('the search index has used all its row blocks');
+  return block;
+}
