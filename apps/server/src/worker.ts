@@ -4,6 +4,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { allJobHandlers } from './jobs/index.js';
 import { JobRunner } from './jobs/runner.js';
 import { createLogger } from './logger.js';
+import { createFileServices } from './storage/file-services.js';
 
 /**
  * Runs background jobs only, for deployments that separate them from API nodes (start the API with
@@ -23,7 +24,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const database = await openDatabase(config.database);
   await migrateToLatest(database);
-  const runner = new JobRunner({ services: { db: database.db, dialect: database.dialect, logger }, handlers: allJobHandlers() });
+  const files = await createFileServices(config, database.db);
+  const services = { db: database.db, dialect: database.dialect, logger, allowLocalUrls: config.allowLocalUrls, ...files };
+  const runner = new JobRunner({ services, handlers: allJobHandlers() });
   runner.start();
   logger.info({ workerId: runner.workerId, database: database.dialect }, 'quire worker running');
 

@@ -10,13 +10,19 @@ import { openDatabase } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createLogger } from '../logger.js';
 import { bootstrap } from '../services/admin-service.js';
+import { formatSearchBenchReport, runSearchBench } from '../search/search-bench.js';
+import { formatEditBenchReport, runEditBench } from './edit-bench.js';
+import { formatImportBenchReport, runImportBench } from './import-bench.js';
 
 /**
  * `npm run bench`: starts the built server (production settings) on a fresh SQLite file with an
  * organization of 1,000 spaces, loads the hot read endpoints with autocannon (50 connections) and, in the
  * same run, a bare node:http server answering a JSON body of the same size, and prints requests/s, p50 and
  * p99 latency of each, the ratio to the bare server, and the time from process start to the first answer.
- * Options: --duration <seconds> (default 10), --spaces <n> (default 1000), --json.
+ * Then the content benches: import of a generated 5,000-page Git repository (time), search over 50,000
+ * pages (p50/p99 per query kind), and a one-page edit in a 10,000-page space (time and bytes written).
+ * Options: --duration <seconds> (default 10), --spaces <n> (default 1000), --only http,import,search,edit
+ * (default all), --json.
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -99,7 +105,72 @@ async function load(url: string, duration: number, headers: Record<string, strin
   return { requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
 }
 
+const BENCHES = ['http', 'import', 'search', 'edit'] as const;
+type BenchName = (typeof BENCHES)[number];
+
+function selectedBenches(): Set<BenchName> {
+  const index = process.argv.indexOf('--only');
+  if (index < 0) return new Set(BENCHES);
+  const names = (process.argv[index + 1] ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(BENCHES as readonly string[]).includes(name));
+  if (unknown.length || names.length === 0) throw new Error(`--only takes a comma-separated list of ${BENCHES.join(', ')}`);
+  return new Set(names as BenchName[]);
+}
+
 async function main(): Promise<void> {
+  const only = selectedBenches();
+  const json = process.argv.includes('--json');
+  const reports: Record<string, unknown> = {};
+  const print = (text: string) => { if (!json) process.stdout.write(`${text}\n`); };
+  const progress = (line: string) => process.stderr.write(`${line}\n`);
+  if (only.has('http')) {
+    const report = await runHttpBench();
+    reports.http = report;
+    print(formatHttpReport(report));
+  }
+  if (only.has('import')) {
+    progress('import bench: generating and importing a 5,000-page repository...');
+    const report = await runImportBench({ log: progress });
+    reports.import = report;
+    print(`\n${formatImportBenchReport(report)}`);
+  }
+  if (only.has('search')) {
+    progress('search bench: indexing 50,000 pages...');
+    const report = await runSearchBench({ pages: 50_000, log: progress });
+    reports.search = report;
+    print(`\n${formatSearchBenchReport(report)}`);
+  }
+  if (only.has('edit')) {
+    progress('edit bench: building a 10,000-page space...');
+    const report = await runEditBench({});
+    reports.edit = report;
+    print(`\n${formatEditBenchReport(report)}`);
+  }
+  if (json) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
+}
+
+interface HttpReport {
+  firstAnswerMs: number;
+  connections: number;
+  durationSeconds: number;
+  spaces: number;
+  measurements: Measurement[];
+}
+
+function formatHttpReport(report: HttpReport): string {
+  const lines = [
+    `time to first answer: ${report.firstAnswerMs} ms (process start to first authenticated 200)`,
+    `autocannon: ${report.connections} connections, ${report.durationSeconds} s per target, ${report.spaces} spaces`,
+    '',
+    'target                                            body B   req/s     p50 ms  p99 ms  | bare req/s  p50  p99 | ratio',
+  ];
+  for (const m of report.measurements) {
+    lines.push(`${m.name.padEnd(48)} ${String(m.bodyBytes).padStart(7)} ${m.requestsPerSecond.toFixed(0).padStart(8)} ${String(m.p50Ms).padStart(8)} ${String(m.p99Ms).padStart(7)}  | ${m.bare.requestsPerSecond.toFixed(0).padStart(10)} ${String(m.bare.p50Ms).padStart(4)} ${String(m.bare.p99Ms).padStart(4)} | ${m.ratio.toFixed(3)}${m.non2xx || m.errors ? `  (${m.non2xx} non-2xx, ${m.errors} errors)` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+async function runHttpBench(): Promise<HttpReport> {
   const duration = option('duration', 10);
   const spaceCount = option('spaces', 1000);
   const dir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
@@ -125,30 +196,20 @@ async function main(): Promise<void> {
     await until(async () => ((await fetch(orgUrl, { headers: auth })).status === 200 ? true : undefined), 30_000);
     const firstAnswerMs = performance.now() - started;
 
-    // Spaces come from the spaces family; until createSpace exists the bench measures what does.
-    const targets: Array<{ name: string; url: string }> = [];
-    const probe = await fetch(`${base}/v1/orgs/${owner.organizationId}/spaces`, {
-      method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Space 0' }),
+    const createSpace = (title: string) => fetch(`${base}/v1/orgs/${owner.organizationId}/spaces`, {
+      method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ title }),
+    }).then(async (response) => {
+      if (response.status !== 201) throw new Error(`createSpace answered ${response.status}`);
+      return (await response.json()) as { id: string };
     });
-    if (probe.status === 201 || probe.status === 200) {
-      const first = (await probe.json()) as { id: string };
-      for (let created = 1; created < spaceCount; created += 20) {
-        await Promise.all(Array.from({ length: Math.min(20, spaceCount - created) }, (_, offset) =>
-          fetch(`${base}/v1/orgs/${owner.organizationId}/spaces`, {
-            method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ title: `Space ${created + offset}` }),
-          }).then((response) => {
-            if (!response.ok) throw new Error(`createSpace answered ${response.status}`);
-            return response.arrayBuffer();
-          })));
-      }
-      targets.push({ name: 'GET /v1/spaces/{spaceId}', url: `${base}/v1/spaces/${first.id}` });
-      targets.push({ name: 'GET /v1/orgs/{organizationId}/spaces?limit=100', url: `${base}/v1/orgs/${owner.organizationId}/spaces?limit=100` });
-    } else {
-      process.stderr.write(`createSpace answered ${probe.status}: measuring the implemented reads instead of the spaces reads\n`);
-      targets.push({ name: 'GET /v1/orgs/{organizationId}', url: orgUrl });
-      targets.push({ name: 'GET /v1/user', url: `${base}/v1/user` });
-      targets.push({ name: 'GET /v1/orgs?limit=100', url: `${base}/v1/orgs?limit=100` });
+    const first = await createSpace('Space 0');
+    for (let created = 1; created < spaceCount; created += 20) {
+      await Promise.all(Array.from({ length: Math.min(20, spaceCount - created) }, (_, offset) => createSpace(`Space ${created + offset}`)));
     }
+    const targets = [
+      { name: 'GET /v1/spaces/{spaceId}', url: `${base}/v1/spaces/${first.id}` },
+      { name: 'GET /v1/orgs/{organizationId}/spaces?limit=100', url: `${base}/v1/orgs/${owner.organizationId}/spaces?limit=100` },
+    ];
 
     const measurements: Measurement[] = [];
     for (const target of targets) {
@@ -175,21 +236,7 @@ async function main(): Promise<void> {
     }
     await stop(server);
 
-    const report = { firstAnswerMs: Math.round(firstAnswerMs), connections: 50, durationSeconds: duration, spaces: targets[0]?.name.includes('spaces') ? spaceCount : 0, measurements };
-    if (process.argv.includes('--json')) {
-      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-      return;
-    }
-    const lines = [
-      `time to first answer: ${report.firstAnswerMs} ms (process start to first authenticated 200)`,
-      `autocannon: 50 connections, ${duration} s per target`,
-      '',
-      'target                                            body B   req/s     p50 ms  p99 ms  | bare req/s  p50  p99 | ratio',
-    ];
-    for (const m of measurements) {
-      lines.push(`${m.name.padEnd(48)} ${String(m.bodyBytes).padStart(7)} ${m.requestsPerSecond.toFixed(0).padStart(8)} ${String(m.p50Ms).padStart(8)} ${String(m.p99Ms).padStart(7)}  | ${m.bare.requestsPerSecond.toFixed(0).padStart(10)} ${String(m.bare.p50Ms).padStart(4)} ${String(m.bare.p99Ms).padStart(4)} | ${m.ratio.toFixed(3)}${m.non2xx || m.errors ? `  (${m.non2xx} non-2xx, ${m.errors} errors)` : ''}`);
-    }
-    process.stdout.write(`${lines.join('\n')}\n`);
+    return { firstAnswerMs: Math.round(firstAnswerMs), connections: 50, durationSeconds: duration, spaces: spaceCount, measurements };
   } finally {
     for (const child of children) await stop(child);
     rmSync(dir, { recursive: true, force: true });

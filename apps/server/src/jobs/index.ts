@@ -1,5 +1,8 @@
 import type { JobHandlers } from './runner.js';
 import { SPACE_PURGE_JOB, spacePurgeJob } from './space-purge-job.js';
+import { SEARCH_REINDEX_JOB, searchReindexJob } from './search-reindex-job.js';
+import { GIT_IMPORT_JOB, gitImportJob } from './git-import-job.js';
+import { GIT_EXPORT_JOB, gitExportJob } from './git-export-job.js';
 
 /**
  * Every job kind this service runs, by name; a family adds `<kind>-job.ts` in this folder and lists its
@@ -8,5 +11,8 @@ import { SPACE_PURGE_JOB, spacePurgeJob } from './space-purge-job.js';
 export function allJobHandlers(): JobHandlers {
   return {
     [SPACE_PURGE_JOB]: spacePurgeJob(),
+    [SEARCH_REINDEX_JOB]: searchReindexJob(),
+    [GIT_IMPORT_JOB]: gitImportJob(),
+    [GIT_EXPORT_JOB]: gitExportJob(),
   };
 }

@@ -109,6 +109,89 @@ export function assertCanCreateIn(membership: OrganizationMembership | undefined
     : 'You need the createContent permission of the organization (role create or above)');
 }
 
+/** Where a new collection or space goes: its parent collection (undefined at the top level) and its position key. */
+export interface NewContentPlace {
+  membership: OrganizationMembership;
+  parent: CollectionAccess | undefined;
+  position: string;
+}
+
+/**
+ * The steps that start creating a collection or a space, in the creating transaction: loads the organization
+ * (404 when the caller cannot see it), takes its structure lock, loads the parent named by `body.parent`
+ * (404 unless visible and in the organization), checks the create permission there and places the new item
+ * last among its siblings.
+ */
+export async function placeNewContent(tx: ServiceContext, caller: Caller, organizationId: string, parentId: string | undefined): Promise<NewContentPlace> {
+  const found = await getOrganizationForCaller(tx, caller, organizationId);
+  const membership = membershipFromRow(found.membership);
+  await lockOrganizationStructure(tx.db, tx.dialect, [organizationId]);
+  const parent = parentId === undefined ? undefined : await requireCollectionIn(tx, caller, organizationId, parentId, 'body.parent');
+  assertCanCreateIn(membership, parent);
+  const position = await placeAmongSiblings(tx, { organizationId, parentId: parent?.collection.id ?? null, parentChain: parent?.chain ?? [], membership });
+  return { membership, parent, position };
+}
+
+/** A collection or space being moved within its organization, as it is now. */
+export interface MovedItem {
+  type: 'collection' | 'space';
+  id: string;
+  organizationId: string;
+  parentId: string | null;
+  /** Default levels of its current parent collection and that collection's ancestors (nearest first). */
+  parentChain: DefaultLevel[];
+  position: string;
+}
+
+/** Where a moved item goes: its new parent (null for the top level), that parent's chain and the position key. */
+export interface MovePlace {
+  parentId: string | null;
+  parentChain: DefaultLevel[];
+  position: string;
+}
+
+/**
+ * Resolves the destination of a move within the organization, in the transaction holding its structure lock:
+ * `parent` undefined keeps the current parent, null is the top level, an id names a collection that must be
+ * visible and in the organization (`checkDestination` may refuse it next). Changing parent needs the create
+ * permission at the destination. Answers the parent and the position among its siblings (409 when the item
+ * would stay where it is).
+ */
+export async function placeMovedContent(
+  tx: ServiceContext,
+  caller: Caller,
+  membership: OrganizationMembership | undefined,
+  item: MovedItem,
+  body: { parent?: string | null; position?: ContentPosition | undefined },
+  checkDestination: (destination: CollectionAccess) => void = () => {},
+): Promise<MovePlace> {
+  let parentId: string | null;
+  let parentChain: DefaultLevel[];
+  if (body.parent === undefined) {
+    parentId = item.parentId;
+    parentChain = item.parentChain;
+  } else if (body.parent === null) {
+    parentId = null;
+    parentChain = [];
+    if (item.parentId !== null) assertCanCreateIn(membership, undefined);
+  } else {
+    const destination = await requireCollectionIn(tx, caller, item.organizationId, body.parent, 'body.parent');
+    checkDestination(destination);
+    parentId = destination.collection.id;
+    parentChain = destination.chain;
+    if (parentId !== item.parentId) assertCanCreateIn(membership, destination);
+  }
+  const position = await placeAmongSiblings(tx, {
+    organizationId: item.organizationId,
+    parentId,
+    parentChain,
+    membership,
+    item: { type: item.type, id: item.id, parentId: item.parentId, position: item.position },
+    position: body.position,
+  });
+  return { parentId, parentChain, position };
+}
+
 /**
  * Loads the levels a list needs to decide visibility and roles. Administrators see everything with the
  * admin role and guests see nothing, so only members' lists load the organization's collections.
@@ -167,12 +250,7 @@ export async function createCollection(
 ): Promise<CollectionWithRole> {
   return context.db.transaction().execute(async (trx) => {
     const tx: ServiceContext = { ...context, db: trx };
-    const found = await getOrganizationForCaller(tx, caller, organizationId);
-    const membership = membershipFromRow(found.membership);
-    await lockOrganizationStructure(trx, context.dialect, [organizationId]);
-    const parent = body.parent === undefined ? undefined : await requireCollectionIn(tx, caller, organizationId, body.parent, 'body.parent');
-    assertCanCreateIn(membership, parent);
-    const position = await placeAmongSiblings(tx, { organizationId, parentId: parent?.collection.id ?? null, parentChain: parent?.chain ?? [], membership });
+    const { membership, parent, position } = await placeNewContent(tx, caller, organizationId, body.parent);
     const now = nowIso();
     const collection: CollectionRow = {
       id: newId(),
@@ -275,32 +353,17 @@ export async function moveCollectionTo(
   return withLockedCollection(context, caller, collectionId, async (tx, access) => {
     assertCollectionAdmin(access);
     const { collection, membership } = access;
-    const organizationId = collection.organization_id;
-    let parentId: string | null;
-    let parentChain: DefaultLevel[];
-    if (body.parent === undefined) {
-      parentId = collection.parent_id;
-      parentChain = access.chain.slice(1);
-    } else if (body.parent === null) {
-      parentId = null;
-      parentChain = [];
-      if (collection.parent_id !== null) assertCanCreateIn(membership, undefined);
-    } else {
-      const destination = await requireCollectionIn(tx, caller, organizationId, body.parent, 'body.parent');
+    const { parentId, parentChain, position } = await placeMovedContent(tx, caller, membership, {
+      type: 'collection',
+      id: collection.id,
+      organizationId: collection.organization_id,
+      parentId: collection.parent_id,
+      parentChain: access.chain.slice(1),
+      position: collection.position,
+    }, body, (destination) => {
       if (destination.ancestry.some((ancestor) => ancestor.id === collectionId)) {
         throw new BadRequestError('body.parent is the collection itself or one of the collections inside it');
       }
-      parentId = destination.collection.id;
-      parentChain = destination.chain;
-      if (parentId !== collection.parent_id) assertCanCreateIn(membership, destination);
-    }
-    const position = await placeAmongSiblings(tx, {
-      organizationId,
-      parentId,
-      parentChain,
-      membership,
-      item: { type: 'collection', id: collection.id, parentId: collection.parent_id, position: collection.position },
-      position: body.position,
     });
     const now = nowIso();
     await updateCollection(tx.db, collectionId, { parent_id: parentId, position, updated_at: now });

@@ -21,12 +21,13 @@ import {
   type SpaceRow,
 } from '../stores/space-store.js';
 import type { Caller } from './caller.js';
-import { assertCanCreateIn, contentVisibility, requireCollectionIn, type SpaceWithRole } from './collection-service.js';
+import { assertCanCreateIn, contentVisibility, placeMovedContent, placeNewContent, requireCollectionIn, type SpaceWithRole } from './collection-service.js';
 import { placeAmongSiblings } from './content-placement.js';
 import type { ServiceContext } from './context.js';
 import { getOrganizationForCaller } from './organization-service.js';
 import { positionBetween } from './position-keys.js';
 import { assertSpacesMayLeave, isPastRetention, schedulePurge } from './space-lifecycle.js';
+import { enqueueSearchReindex } from './search-reindex.js';
 
 export type { SpaceWithRole } from './collection-service.js';
 
@@ -141,6 +142,14 @@ async function writeEmptyTree(tx: ServiceContext): Promise<string> {
   return root;
 }
 
+/** Records the first revision of a new space (its `revision_id`, holding `root`) and queues its search indexing. */
+async function insertFirstRevision(tx: ServiceContext, space: SpaceRow, root: string, caller: Caller, now: string): Promise<void> {
+  await insertRevision(tx.db, {
+    id: space.revision_id, space_id: space.id, type: 'edits', parents: '[]', root, created_at: now, created_by: caller.user.id, git: null, change_request_id: null,
+  });
+  await enqueueSearchReindex(tx.db, space.id);
+}
+
 export async function createSpace(
   context: ServiceContext,
   caller: Caller,
@@ -149,12 +158,7 @@ export async function createSpace(
 ): Promise<SpaceWithRole> {
   return context.db.transaction().execute(async (trx) => {
     const tx: ServiceContext = { ...context, db: trx };
-    const found = await getOrganizationForCaller(tx, caller, organizationId);
-    const membership = membershipFromRow(found.membership);
-    await lockOrganizationStructure(trx, context.dialect, [organizationId]);
-    const parent = body.parent === undefined ? undefined : await requireCollectionIn(tx, caller, organizationId, body.parent, 'body.parent');
-    assertCanCreateIn(membership, parent);
-    const position = await placeAmongSiblings(tx, { organizationId, parentId: parent?.collection.id ?? null, parentChain: parent?.chain ?? [], membership });
+    const { membership, parent, position } = await placeNewContent(tx, caller, organizationId, body.parent);
     const now = nowIso();
     const space: SpaceRow = {
       id: newId(),
@@ -180,10 +184,7 @@ export async function createSpace(
       change_requests_draft: 0,
     };
     await insertSpace(trx, space);
-    const root = await writeEmptyTree(tx);
-    await insertRevision(trx, {
-      id: space.revision_id, space_id: space.id, type: 'edits', parents: '[]', root, created_at: now, created_by: caller.user.id, git: null, change_request_id: null,
-    });
+    await insertFirstRevision(tx, space, await writeEmptyTree(tx), caller, now);
     return { space, role: spaceRole(membership, 'inherit', parent?.chain ?? []) };
   });
 }
@@ -247,6 +248,11 @@ export async function deleteSpace(context: ServiceContext, caller: Caller, space
   });
 }
 
+/** An `in-collection` space that ends up at the top level has no collection to take its audience from. */
+function visibilityAt(space: SpaceRow, collectionId: string | null): string {
+  return collectionId === null && space.visibility === 'in-collection' ? 'private' : space.visibility;
+}
+
 export async function restoreDeletedSpace(context: ServiceContext, caller: Caller, spaceId: string): Promise<SpaceWithRole> {
   return withLockedSpace(context, caller, spaceId, { includeDeleted: true }, async (tx, access) => {
     assertSpacePermission(access, 'admin');
@@ -262,7 +268,7 @@ export async function restoreDeletedSpace(context: ServiceContext, caller: Calle
     const patch = {
       deleted_at: null,
       collection_id: collectionId,
-      visibility: collectionId === null && space.visibility === 'in-collection' ? 'private' : space.visibility,
+      visibility: visibilityAt(space, collectionId),
       position,
       updated_at: now,
     };
@@ -306,16 +312,9 @@ export async function duplicateSpaceById(context: ServiceContext, caller: Caller
       change_requests_draft: 0,
     };
     await insertSpace(tx.db, copy);
-    await insertRevision(tx.db, {
-      id: copy.revision_id, space_id: copy.id, type: 'edits', parents: '[]', root: revision.root, created_at: now, created_by: caller.user.id, git: null, change_request_id: null,
-    });
+    await insertFirstRevision(tx, copy, revision.root, caller, now);
     return { space: copy, role: spaceRole(membership, parseDefaultLevel(copy.default_level), access.collectionChain) };
   });
-}
-
-/** An `in-collection` space that ends up at the top level has no collection to take its audience from. */
-function visibilityAt(space: SpaceRow, collectionId: string | null): string {
-  return collectionId === null && space.visibility === 'in-collection' ? 'private' : space.visibility;
 }
 
 export async function moveSpaceTo(
@@ -327,30 +326,14 @@ export async function moveSpaceTo(
   return withLockedSpace(context, caller, spaceId, {}, async (tx, access) => {
     assertSpacePermission(access, 'admin');
     const { space, membership } = access;
-    const organizationId = space.organization_id;
-    let parentId: string | null;
-    let parentChain: DefaultLevel[];
-    if (body.parent === undefined) {
-      parentId = space.collection_id;
-      parentChain = access.collectionChain;
-    } else if (body.parent === null) {
-      parentId = null;
-      parentChain = [];
-      if (space.collection_id !== null) assertCanCreateIn(membership, undefined);
-    } else {
-      const destination = await requireCollectionIn(tx, caller, organizationId, body.parent, 'body.parent');
-      parentId = destination.collection.id;
-      parentChain = destination.chain;
-      if (parentId !== space.collection_id) assertCanCreateIn(membership, destination);
-    }
-    const position = await placeAmongSiblings(tx, {
-      organizationId,
-      parentId,
-      parentChain,
-      membership,
-      item: { type: 'space', id: space.id, parentId: space.collection_id, position: space.position },
-      position: body.position,
-    });
+    const { parentId, parentChain, position } = await placeMovedContent(tx, caller, membership, {
+      type: 'space',
+      id: space.id,
+      organizationId: space.organization_id,
+      parentId: space.collection_id,
+      parentChain: access.collectionChain,
+      position: space.position,
+    }, body);
     const now = nowIso();
     const patch = { collection_id: parentId, position, visibility: visibilityAt(space, parentId), updated_at: now };
     await updateSpace(tx.db, spaceId, patch);

@@ -2299,10 +2299,13 @@ export interface paths {
          *     change request when `changeRequestId` is given, as one new revision. The templates are:
          *     - `blank`: one empty page titled `Untitled`.
          *     - `openapi-reference`: an API reference built from the OpenAPI specification given as
-         *       `params.contentRefs.spec` (a reference of kind `openapi` to a specification of the space's
-         *       organization): a computed page titled `API reference` (`computed.type` `builtin:openapi`, depending on
-         *       that specification) whose child pages, one per tag of the specification, are generated from its latest
-         *       version. A missing or wrong `spec` reference is refused (400).
+         *       `params.contentRefs.spec`: a reference of kind `file` to a JSON or YAML OpenAPI (3.x) or Swagger (2.0)
+         *       file of the content the template is applied to. It adds a computed page titled `API reference`
+         *       (`computed.type` `builtin:openapi`, depending on that file) whose child pages, one per tag of the
+         *       specification, list its operations: method, path, summary, parameters, request body and responses.
+         *       A missing `spec`, a file that is not in the content or is not an OpenAPI specification is refused
+         *       (400). References of kind `openapi` (a specification of the organization) are refused with 400 too:
+         *       Quire does not manage organization specifications yet.
          *     - `getting-started`: a small starter tree, a `Welcome` page holding a `Quickstart` page, both with
          *       short example text.
          *
@@ -5154,7 +5157,7 @@ export interface components {
         } | {
             /** @constant */
             kind: "openapi";
-            /** @description Id or slug of an OpenAPI specification of the organization. */
+            /** @description Id or slug of an OpenAPI specification of the organization. Organization specifications are not managed by Quire yet, so operations that read the referenced content (such as the `openapi-reference` template) refuse this kind with 400. */
             spec: string;
         };
         /** @description A file (image, attachment...) stored in a revision of a space's content. */

@@ -3,8 +3,13 @@ import type { HandlerDeps } from './deps.js';
 import { organizationHandlers } from './organization-handlers.js';
 import { collectionHandlers } from './collection-handlers.js';
 import { spaceHandlers } from './space-handlers.js';
+import { spaceContentHandlers } from './space-content-handlers.js';
+import { linkHandlers } from './link-handlers.js';
 import { memberHandlers } from './member-handlers.js';
 import { teamHandlers } from './team-handlers.js';
+import { changeRequestHandlers } from './change-request-handlers.js';
+import { gitSyncHandlers } from './git-sync-handlers.js';
+import { commentHandlers } from './comment-handlers.js';
 
 export type { HandlerDeps } from './deps.js';
 
@@ -14,7 +19,12 @@ export function allHandlers(deps: HandlerDeps): Handlers {
     organizationHandlers(deps),
     collectionHandlers(deps),
     spaceHandlers(deps),
+    spaceContentHandlers(deps),
+    linkHandlers(deps),
     memberHandlers(deps),
     teamHandlers(deps),
+    changeRequestHandlers(deps),
+    gitSyncHandlers(deps),
+    commentHandlers(deps),
   );
 }

@@ -271,12 +271,18 @@ export class PathValidator {
       // (the library would accept it anyway), and HEAD is validated as the GET it mirrors.
       if (!hasBody) delete req.headers['content-type'];
       const originalMethod = req.method;
+      const originalUrl = req.originalUrl;
       if (originalMethod === 'HEAD') req.method = 'GET';
+      // The library refuses query values holding RFC 3986 reserved characters left unencoded, but
+      // `encodeURIComponent` (our client, @gitbook/api, browsers' URLSearchParams for some) leaves `!'()*` as
+      // they are, so a search for "what's new" would be a 400. Encoding them changes no decoded value.
+      req.originalUrl = encodeSubDelimsInQuery(originalUrl);
       try {
         // The library's validation is synchronous: it throws, or calls back at once.
         validator.validate(req, undefined, () => {});
       } finally {
         req.method = originalMethod;
+        req.originalUrl = originalUrl;
       }
     };
   }
@@ -357,4 +363,16 @@ export class PathValidator {
   get compiledResponseValidators(): number {
     return [...this.#operations.values()].filter((entry) => entry.responseValidators).length;
   }
+}
+
+const HAS_UNENCODED_SUB_DELIMS = /[!'()*]/;
+const UNENCODED_SUB_DELIMS = /[!'()*]/g;
+
+/** Percent-encodes the characters `encodeURIComponent` leaves alone in the query part of a URL. */
+export function encodeSubDelimsInQuery(url: string): string {
+  const queryAt = url.indexOf('?');
+  if (queryAt === -1) return url;
+  const query = url.slice(queryAt);
+  if (!HAS_UNENCODED_SUB_DELIMS.test(query)) return url;
+  return url.slice(0, queryAt) + query.replace(UNENCODED_SUB_DELIMS, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -1,0 +1,234 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { parseDatabaseUrl } from '../config.js';
+import { TreeWriter, WorkingTree } from '../content/index.js';
+import { openDatabase, type DatabaseHandle, type Db } from '../db/index.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { newId, nowIso } from '../ids.js';
+import { createLogger } from '../logger.js';
+import { bootstrap } from '../services/admin-service.js';
+import type { Caller } from '../services/caller.js';
+import { createChangeRequest, updateChangeRequestContent } from '../services/change-request-service.js';
+import type { ServiceContext } from '../services/context.js';
+import { createSpace } from '../services/space-service.js';
+import { putObjects, SqlObjectReader } from '../stores/content-object-store.js';
+import { insertRevision } from '../stores/revision-store.js';
+import { setSpaceMainRevision } from '../stores/space-store.js';
+import { findUserById } from '../stores/user-store.js';
+
+/*
+ * What one page edit costs in a large space: `runEditBench()` builds a space of 10,000 pages (100 top-level
+ * pages with 99 children each), opens a change request on it, and edits one page through the change request
+ * service, as `updateChangeRequestContent` does for an API call. It reports the time of each edit and what
+ * it wrote: the sizes of the new content objects plus the revision row. Because trees share unchanged
+ * subtrees by hash, an edit writes the page, its parent, the root and the markdown, whatever the size of
+ * the space. Standalone: `node dist/bench/edit-bench.js [--sections n] [--per-section n] [--edits n]
+ * [--database-url url] [--json]`.
+ */
+
+export interface EditBenchOptions {
+  /** Top-level pages (default 100). */
+  sections?: number;
+  /** Pages per section, the section's own page included (default 100): sections x perSection pages in all. */
+  perSection?: number;
+  /** Edits measured, each of another page (default 5); the first one loads the tree, the others find it cached. */
+  edits?: number;
+  /** `sqlite:<file>` or `postgres://...` (benchmarked in a schema of its own, dropped afterwards); default a temporary SQLite file. */
+  databaseUrl?: string;
+  log?: (line: string) => void;
+}
+
+export interface EditMeasure {
+  ms: number;
+  /** New content objects written (page objects, markdown blobs, tree root). */
+  objects: number;
+  /** Their stored sizes plus the revision row. */
+  bytesWritten: number;
+}
+
+export interface EditBenchReport {
+  dialect: 'sqlite' | 'postgres';
+  pages: number;
+  /** Building and storing the space's tree (not part of an edit). */
+  buildMs: number;
+  /** Bytes of content objects the whole space takes. */
+  spaceBytes: number;
+  edits: EditMeasure[];
+  /** Median over the edits after the first. */
+  warmMedianMs: number;
+  /** Median bytes written per edit. */
+  medianBytesWritten: number;
+}
+
+interface BenchDatabase {
+  handle: DatabaseHandle;
+  cleanup(): Promise<void>;
+}
+
+async function openBenchDatabase(url: string | undefined): Promise<BenchDatabase> {
+  if (url?.startsWith('postgres')) {
+    const schema = `edit_bench_${newId(10).toLowerCase()}`;
+    const target = new URL(url);
+    target.searchParams.set('schema', schema);
+    const handle = await openDatabase(parseDatabaseUrl(target.toString()));
+    return {
+      handle,
+      cleanup: async () => {
+        await handle.close();
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        try {
+          await client.query(`drop schema if exists "${schema}" cascade`);
+        } finally {
+          await client.end();
+        }
+      },
+    };
+  }
+  const dir = url ? undefined : mkdtempSync(join(tmpdir(), 'quire-edit-bench-'));
+  const handle = await openDatabase(parseDatabaseUrl(url ?? `sqlite:${join(dir!, 'bench.db')}`));
+  return {
+    handle,
+    cleanup: async () => {
+      await handle.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function objectBytes(db: Db): Promise<{ objects: number; bytes: number }> {
+  const row = await sql<{ objects: number | string; bytes: number | string | null }>`select count(*) as objects, sum(size) as bytes from content_objects`.execute(db);
+  return { objects: Number(row.rows[0]?.objects ?? 0), bytes: Number(row.rows[0]?.bytes ?? 0) };
+}
+
+function pageMarkdown(section: number, page: number, version: number): string {
+  const lines = [`# Section ${section}, page ${page}`, ''];
+  for (let i = 0; i < 12; i++) lines.push(`Paragraph ${i} of page ${section}.${page} (version ${version}): some text about the topic of this page, long enough to look like documentation.`, '');
+  return lines.join('\n');
+}
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export async function runEditBench(options: EditBenchOptions = {}): Promise<EditBenchReport> {
+  const sections = options.sections ?? 100;
+  const perSection = options.perSection ?? 100;
+  const editCount = options.edits ?? 5;
+  const log = options.log ?? (() => {});
+  const database = await openBenchDatabase(options.databaseUrl);
+  try {
+    const { handle } = database;
+    await migrateToLatest(handle);
+    const context: ServiceContext = { db: handle.db, dialect: handle.dialect, logger: createLogger('silent') };
+    const owner = await bootstrap(context, { organizationTitle: 'Edit bench', email: `bench-${newId(6).toLowerCase()}@example.com` });
+    const user = await findUserById(handle.db, owner.userId);
+    if (!user) throw new Error('the bench user was not created');
+    const caller: Caller = { user, tokenId: 'bench' };
+    const { space } = await createSpace(context, caller, owner.organizationId, { title: 'Large space' });
+
+    log(`building ${sections * perSection} pages`);
+    let started = performance.now();
+    const writer = new TreeWriter(new SqlObjectReader(handle.db));
+    const tree = WorkingTree.empty();
+    const leaves: string[] = [];
+    for (let s = 0; s < sections; s++) {
+      const section = tree.insertPage({ id: newId(), title: `Section ${s}`, content: writer.putMarkdown(pageMarkdown(s, 0, 0)) }, { into: null });
+      for (let p = 1; p < perSection; p++) {
+        const page = tree.insertPage({ id: newId(), title: `Page ${s}.${p}`, content: writer.putMarkdown(pageMarkdown(s, p, 0)) }, { into: section.id });
+        leaves.push(page.id);
+      }
+    }
+    const root = tree.commit(writer);
+    const revisionId = newId();
+    await handle.db.transaction().execute(async (trx) => {
+      await putObjects(trx, writer.collect(root));
+      const now = nowIso();
+      await insertRevision(trx, { id: revisionId, space_id: space.id, type: 'edits', parents: JSON.stringify([space.revision_id]), root, created_at: now, created_by: user.id, git: null, change_request_id: null });
+      await setSpaceMainRevision(trx, space.id, revisionId, now);
+    });
+    const buildMs = Math.round(performance.now() - started);
+    const spaceBytes = (await objectBytes(handle.db)).bytes;
+    log(`built in ${buildMs} ms (${spaceBytes} bytes of content objects)`);
+
+    const { changeRequest } = await createChangeRequest(context, caller, space.id, { subject: 'One page' });
+    const edits: EditMeasure[] = [];
+    for (let i = 0; i < editCount; i++) {
+      const page = leaves[Math.floor(((i + 0.5) * leaves.length) / Math.max(editCount, 1)) % Math.max(leaves.length, 1)];
+      if (page === undefined) break;
+      const before = await objectBytes(handle.db);
+      started = performance.now();
+      const outcome = await updateChangeRequestContent(context, caller, space.id, changeRequest.id, [
+        { operation: 'update_page', page, document: { markdown: pageMarkdown(-1, i, i + 1) } },
+      ]);
+      const ms = performance.now() - started;
+      const after = await objectBytes(handle.db);
+      const revision = await handle.db.selectFrom('revisions').selectAll().where('id', '=', outcome.view.changeRequest.revision_id).executeTakeFirstOrThrow();
+      const revisionBytes = Buffer.byteLength(JSON.stringify(revision), 'utf8');
+      edits.push({ ms: Math.round(ms * 10) / 10, objects: after.objects - before.objects, bytesWritten: after.bytes - before.bytes + revisionBytes });
+      log(`edit ${i + 1}: ${edits[i]!.ms} ms, ${edits[i]!.objects} objects, ${edits[i]!.bytesWritten} bytes`);
+    }
+    return {
+      dialect: handle.dialect,
+      pages: sections * perSection,
+      buildMs,
+      spaceBytes,
+      edits,
+      warmMedianMs: median(edits.slice(1).map((edit) => edit.ms)),
+      medianBytesWritten: median(edits.map((edit) => edit.bytesWritten)),
+    };
+  } finally {
+    await database.cleanup();
+  }
+}
+
+export function formatEditBenchReport(report: EditBenchReport): string {
+  const lines = [
+    `edit bench (${report.dialect}): one-page edit of a change request in a ${report.pages}-page space`,
+    `  space built in ${report.buildMs} ms, ${report.spaceBytes} bytes of content objects`,
+  ];
+  report.edits.forEach((edit, i) => lines.push(`  edit ${i + 1}${i === 0 ? ' (cold)' : ''}: ${edit.ms} ms, ${edit.objects} new objects, ${edit.bytesWritten} bytes written`));
+  lines.push(`  warm median ${report.warmMedianMs} ms, median ${report.medianBytesWritten} bytes written per edit`);
+  return lines.join('\n');
+}
+
+function option(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const number = (name: string): number | undefined => {
+    const value = option(name);
+    if (value === undefined) return undefined;
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`--${name} must be a positive integer`);
+    return parsed;
+  };
+  const sections = number('sections');
+  const perSection = number('per-section');
+  const edits = number('edits');
+  const databaseUrl = option('database-url');
+  const report = await runEditBench({
+    ...(sections ? { sections } : {}),
+    ...(perSection ? { perSection } : {}),
+    ...(edits ? { edits } : {}),
+    ...(databaseUrl ? { databaseUrl } : {}),
+    log: (line) => process.stderr.write(`edit bench: ${line}\n`),
+  });
+  process.stdout.write(process.argv.includes('--json') ? `${JSON.stringify(report, null, 2)}\n` : `${formatEditBenchReport(report)}\n`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`edit bench: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

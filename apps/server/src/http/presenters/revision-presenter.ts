@@ -1,0 +1,119 @@
+import type { components } from '@quire/api-types';
+import type { MaterializedFile, MaterializedPage } from '../../content/index.js';
+import type { ContentScope, PageRead, RevisionView } from '../../services/space-content-service.js';
+import type { UrlSigner } from '../../storage/signed-urls.js';
+import { appUrl, type PresentContext } from './context.js';
+
+export type ApiRevision = components['schemas']['Revision'];
+export type ApiRevisionPage = components['schemas']['RevisionPage'];
+export type ApiRevisionFile = components['schemas']['RevisionFile'];
+
+/** The `metadata` and `computed` queries of the content reads (both default to true in the contract). */
+export interface ContentPresentOptions {
+  metadata?: boolean;
+  computed?: boolean;
+}
+
+const REVISION_TYPES: ReadonlySet<string> = new Set(['edits', 'merge', 'rollback', 'update', 'computed']);
+
+/** Where the scope's content lives in the app: the space, or the change request (`~/changes/<number>`). */
+export function contentAppUrl(context: PresentContext, scope: ContentScope): string {
+  const space = `/o/${encodeURIComponent(scope.access.space.organization_id)}/s/${encodeURIComponent(scope.access.space.id)}`;
+  return appUrl(context, scope.changeRequest ? `${space}/~/changes/${scope.changeRequest.number}` : space);
+}
+
+/** A page in the app: by its path (what readers see in the address bar), or by id for link entries, which have none. */
+export function pageAppUrl(base: string, page: { id: string; path?: string | undefined }): string {
+  if (page.path !== undefined && page.path !== '') return `${base}/${page.path.split('/').map(encodeURIComponent).join('/')}`;
+  return `${base}/~/pages/${encodeURIComponent(page.id)}`;
+}
+
+/**
+ * A page without its content. Computed pages are shown as the pages they produce (a document page with its
+ * generated children) unless `computed` is false, when they are shown as their definition: type
+ * `computed` with `computed` and `computedSeed`. `metadata` false leaves out `git`.
+ */
+function presentPageShape(page: MaterializedPage, base: string, options: ContentPresentOptions): ApiRevisionPage {
+  const { contentHash: _contentHash, pages, git, computed, computedSeed, type, ...fields } = page;
+  const showDefinition = type === 'computed' && options.computed === false;
+  return {
+    ...fields,
+    type: type === 'computed' && !showDefinition ? 'document' : type,
+    ...(showDefinition && computed ? { computed } : {}),
+    ...(showDefinition && computedSeed !== undefined ? { computedSeed } : {}),
+    ...(git && options.metadata !== false ? { git } : {}),
+    pages: pages.map((child) => presentPageShape(child, base, options)),
+    urls: { app: pageAppUrl(base, page) },
+  };
+}
+
+export function presentRevisionPages(context: PresentContext, view: RevisionView, options: ContentPresentOptions): ApiRevisionPage[] {
+  const base = contentAppUrl(context, view.scope);
+  return view.content.tree.pages.map((page) => presentPageShape(page, base, options));
+}
+
+export function presentRevisionPage(context: PresentContext, read: PageRead, options: ContentPresentOptions): ApiRevisionPage {
+  const page = presentPageShape(read.page, contentAppUrl(context, read.view.scope), options);
+  return {
+    ...page,
+    ...(read.markdown !== undefined ? { markdown: read.markdown } : {}),
+    ...(read.document !== undefined ? { document: read.document } : {}),
+  };
+}
+
+export function presentRevisionFile(signer: UrlSigner, file: MaterializedFile, options: ContentPresentOptions): ApiRevisionFile {
+  const { blob, git, ...fields } = file;
+  return {
+    ...fields,
+    downloadURL: signer.sign({ hash: blob, filename: file.name, contentType: file.contentType }),
+    ...(git && options.metadata !== false ? { git } : {}),
+  };
+}
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The Git commit a revision was imported from or exported to, as stored with it; absent when incomplete. */
+function revisionGit(text: string | null): ApiRevision['git'] {
+  const value = parseJson(text) as Record<string, unknown> | undefined;
+  if (typeof value !== 'object' || value === null || typeof value.oid !== 'string' || typeof value.message !== 'string') return undefined;
+  const createdByService = value.createdByService ?? value.createdByGitBook;
+  return {
+    oid: value.oid,
+    message: value.message,
+    createdByService: createdByService === true,
+    ...(typeof value.url === 'string' && URL.canParse(value.url) ? { url: value.url } : {}),
+    ...(typeof value.ref === 'string' ? { ref: value.ref } : {}),
+  };
+}
+
+function parents(text: string): string[] {
+  const value = parseJson(text);
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/** Spaces and revisions define no variables or reusable contents of their own yet: both are empty. */
+export function presentRevision(context: PresentContext, view: RevisionView, options: ContentPresentOptions): ApiRevision {
+  const { revision } = view.scope;
+  const space = `/o/${encodeURIComponent(view.scope.access.space.organization_id)}/s/${encodeURIComponent(view.scope.access.space.id)}`;
+  const git = options.metadata === false ? undefined : revisionGit(revision.git);
+  return {
+    object: 'revision',
+    id: revision.id,
+    type: (REVISION_TYPES.has(revision.type) ? revision.type : 'edits') as ApiRevision['type'],
+    parents: parents(revision.parents),
+    pages: presentRevisionPages(context, view, options),
+    files: view.content.tree.files.map((file) => presentRevisionFile(view.signer, file, options)),
+    reusableContents: [],
+    variables: {},
+    createdAt: revision.created_at,
+    ...(git ? { git } : {}),
+    urls: { app: appUrl(context, `${space}/~/revisions/${encodeURIComponent(revision.id)}`) },
+  };
+}

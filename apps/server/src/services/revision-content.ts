@@ -1,0 +1,95 @@
+import {
+  CachingObjectReader,
+  materialize,
+  readMarkdown,
+  WorkingTree,
+  type MaterializedFile,
+  type MaterializedPage,
+  type MaterializedTree,
+  type ObjectReader,
+} from '../content/index.js';
+import type { Db } from '../db/index.js';
+import { SqlObjectReader } from '../stores/content-object-store.js';
+
+/*
+ * Reading the content of a revision for the content reads, links, search and templates. A revision names
+ * the root hash of an immutable tree, so everything derived from a root (the decoded objects, the
+ * materialized tree and its indexes) can be cached by hash without ever being invalidated: a 10,000-page
+ * space is decoded once, and later reads of the same revision cost no query at all.
+ */
+
+/** A revision's tree with the lookups every read needs. Shared between requests: never mutate it. */
+export interface RevisionContent {
+  root: string;
+  tree: MaterializedTree;
+  pages: ReadonlyMap<string, IndexedPage>;
+  /** Document, group and computed pages by path (slugs joined by `/`). */
+  byPath: ReadonlyMap<string, MaterializedPage>;
+  files: ReadonlyMap<string, MaterializedFile>;
+}
+
+export interface IndexedPage {
+  page: MaterializedPage;
+  parent: MaterializedPage | null;
+  /** Titles of the pages above, from the top level down to the parent. */
+  ancestors: readonly string[];
+}
+
+/** Decoded objects of every database of this process; content-addressed, so never stale. */
+const readers = new WeakMap<Db, ObjectReader>();
+/** Materialized trees by root hash: the few revisions being read at the moment. */
+const trees = new Map<string, Promise<RevisionContent>>();
+const MAX_CACHED_TREES = 32;
+
+/**
+ * The object reader for `db`. Outside a transaction it is the process-wide cache; inside one it reads
+ * through the transaction (on SQLite the single connection belongs to the transaction until it ends, so
+ * reading through the root handle there would wait for ever).
+ */
+export function contentReader(db: Db): ObjectReader {
+  if (db.isTransaction) return new SqlObjectReader(db);
+  let reader = readers.get(db);
+  if (!reader) {
+    reader = new CachingObjectReader(new SqlObjectReader(db));
+    readers.set(db, reader);
+  }
+  return reader;
+}
+
+/** The content of the tree below `root`, from the cache when another read loaded it already. */
+export function loadRevisionContent(db: Db, root: string): Promise<RevisionContent> {
+  if (db.isTransaction) return buildContent(db, root);
+  const cached = trees.get(root);
+  if (cached) {
+    // Re-inserting keeps the Map in least-recently-used order.
+    trees.delete(root);
+    trees.set(root, cached);
+    return cached;
+  }
+  const loading = buildContent(db, root);
+  trees.set(root, loading);
+  loading.catch(() => trees.delete(root));
+  while (trees.size > MAX_CACHED_TREES) trees.delete(trees.keys().next().value!);
+  return loading;
+}
+
+async function buildContent(db: Db, root: string): Promise<RevisionContent> {
+  const tree = materialize(await WorkingTree.load(contentReader(db), root));
+  const pages = new Map<string, IndexedPage>();
+  const byPath = new Map<string, MaterializedPage>();
+  const walk = (list: readonly MaterializedPage[], parent: MaterializedPage | null, ancestors: readonly string[]): void => {
+    for (const page of list) {
+      pages.set(page.id, { page, parent, ancestors });
+      if (page.path !== undefined && !byPath.has(page.path)) byPath.set(page.path, page);
+      walk(page.pages, page, [...ancestors, page.title]);
+    }
+  };
+  walk(tree.pages, null, []);
+  const files = new Map(tree.files.map((file) => [file.id, file]));
+  return { root, tree, pages, byPath, files };
+}
+
+/** The markdown of a page (empty for a page without content). */
+export function readPageMarkdown(db: Db, page: Pick<MaterializedPage, 'contentHash'>): Promise<string> {
+  return readMarkdown(contentReader(db), page.contentHash);
+}

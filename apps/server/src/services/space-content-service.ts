@@ -1,0 +1,173 @@
+import { markdownToDocument, type Doc, type MaterializedFile, type MaterializedPage } from '../content/index.js';
+import { NotFoundError } from '../http/errors.js';
+import { pageRequest, type CursorKey } from '../http/pagination.js';
+import type { ChangeRequestRow } from '../stores/change-request-store.js';
+import { findRevisionOfSpace, type RevisionRow } from '../stores/revision-store.js';
+import type { KeysetPage } from '../stores/keyset.js';
+import type { UrlSigner } from '../storage/signed-urls.js';
+import type { Caller } from './caller.js';
+import { requireChangeRequest } from './change-request-service.js';
+import type { ServiceContext } from './context.js';
+import { loadRevisionContent, readPageMarkdown, type RevisionContent } from './revision-content.js';
+import { requireSpace, type SpaceAccess } from './space-service.js';
+
+/*
+ * Reading the content of a space: its main content (the space's current revision) or the content of one of
+ * its change requests (the request's current revision), which answer alike. Reading needs only to see the
+ * space (`requireSpace`: 404 otherwise); a deleted space's content is not readable.
+ */
+
+/** Whose content is read: the space's main content, or a change request's. */
+export interface ContentScope {
+  access: SpaceAccess;
+  revision: RevisionRow;
+  /** The change request whose content this is; absent for the main content. */
+  changeRequest?: ChangeRequestRow;
+}
+
+/** A revision's content as read by one request, with what answers need to sign download URLs. */
+export interface RevisionView {
+  scope: ContentScope;
+  content: RevisionContent;
+  signer: UrlSigner;
+}
+
+async function revisionOf(context: ServiceContext, spaceId: string, revisionId: string): Promise<RevisionRow> {
+  const revision = await findRevisionOfSpace(context.db, spaceId, revisionId);
+  // A space or request always names one of its own revisions; anything else is corruption, not a 404.
+  if (!revision) throw new Error(`space ${spaceId} has no revision ${revisionId}`);
+  return revision;
+}
+
+export async function mainContentScope(context: ServiceContext, caller: Caller, spaceId: string): Promise<ContentScope> {
+  const access = await requireSpace(context, caller, spaceId);
+  return { access, revision: await revisionOf(context, access.space.id, access.space.revision_id) };
+}
+
+export async function changeRequestContentScope(context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string): Promise<ContentScope> {
+  const { access, changeRequest } = await requireChangeRequest(context, caller, spaceId, changeRequestId);
+  return { access, changeRequest, revision: await revisionOf(context, access.space.id, changeRequest.revision_id) };
+}
+
+export function requireUrlSigner(context: ServiceContext): UrlSigner {
+  if (!context.urlSigner) throw new Error('the service context has no URL signer (server.ts sets one)');
+  return context.urlSigner;
+}
+
+export async function readRevision(context: ServiceContext, scope: ContentScope): Promise<RevisionView> {
+  const signer = requireUrlSigner(context);
+  return { scope, content: await loadRevisionContent(context.db, scope.revision.root), signer };
+}
+
+export type DocumentFormat = 'document' | 'markdown';
+export type Evaluation = boolean | 'deterministic-only';
+
+export interface PageRead {
+  view: RevisionView;
+  page: MaterializedPage;
+  /** The content in the asked format; absent when no format was asked or the page holds no content. */
+  markdown?: string;
+  document?: Doc;
+}
+
+/** Pages that hold content of their own; groups and links have none. */
+function holdsContent(page: MaterializedPage): boolean {
+  return page.type === 'document' || page.type === 'computed';
+}
+
+/**
+ * One page. Without `format` the page comes without its content, as in the page tree: the contract
+ * includes content only when `format` asks for it, so a client that only wants the page's settings does
+ * not pay for converting its content.
+ */
+export async function readPage(
+  context: ServiceContext,
+  scope: ContentScope,
+  pageId: string,
+  options: { format?: DocumentFormat; evaluated?: Evaluation },
+): Promise<PageRead> {
+  const view = await readRevision(context, scope);
+  const entry = view.content.pages.get(pageId);
+  if (!entry) throw new NotFoundError('No page matches this id');
+  const { page } = entry;
+  if (options.format === undefined || !holdsContent(page)) return { view, page };
+  let markdown = await readPageMarkdown(context.db, page);
+  if (evaluates(options.evaluated)) markdown = evaluateExpressions(markdown, page.variables ?? {});
+  if (options.format === 'markdown') return { view, page, markdown };
+  const document = markdownToDocument(markdown, {
+    ...(page.path !== undefined ? { pagePath: page.path } : {}),
+    resolvePagePath: (path) => view.content.byPath.get(path)?.id,
+  });
+  return { view, page, document };
+}
+
+/**
+ * The query validator cannot coerce `evaluated` (a boolean or a string), so `true` may arrive as the text
+ * of the query string.
+ */
+function evaluates(evaluated: Evaluation | string | undefined): boolean {
+  return evaluated === true || evaluated === 'true' || evaluated === 'deterministic-only';
+}
+
+const EXPRESSION = /\{\{\s*(page|space)\.vars\.([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}/g;
+
+/**
+ * The expressions Quire content can hold are variable references, `{{ page.vars.name }}` and
+ * `{{ space.vars.name }}`; evaluating replaces those whose variable is defined by its value and leaves the
+ * others as written. Variables are fixed inputs, so `deterministic-only` evaluates exactly what `true`
+ * does. Spaces define no variables of their own (a revision's `variables` is empty), so only page
+ * variables have values.
+ */
+export function evaluateExpressions(markdown: string, pageVariables: Readonly<Record<string, string>>, spaceVariables: Readonly<Record<string, string>> = {}): string {
+  return markdown.replace(EXPRESSION, (expression, scope: string, name: string) => {
+    const variables = scope === 'page' ? pageVariables : spaceVariables;
+    return Object.hasOwn(variables, name) ? variables[name]! : expression;
+  });
+}
+
+export interface FilePage {
+  view: RevisionView;
+  page: KeysetPage<MaterializedFile>;
+}
+
+/** Files of a revision listed by name then id: a stable order whose cursor still holds after later edits. */
+export async function listRevisionFiles(context: ServiceContext, scope: ContentScope, query: { page?: string; limit?: number }): Promise<FilePage> {
+  const { after, limit } = pageRequest(query, 2);
+  const view = await readRevision(context, scope);
+  const sorted = [...view.content.tree.files].sort((a, b) => compareKeys(fileKey(a), fileKey(b)));
+  return { view, page: keysetOfArray(sorted, fileKey, after, limit) };
+}
+
+export async function readFile(context: ServiceContext, scope: ContentScope, fileId: string): Promise<{ view: RevisionView; file: MaterializedFile }> {
+  const view = await readRevision(context, scope);
+  const file = view.content.files.get(fileId);
+  if (!file) throw new NotFoundError('No file matches this id');
+  return { view, file };
+}
+
+function fileKey(file: MaterializedFile): CursorKey {
+  return [file.name, file.id];
+}
+
+/** Code-unit order, the same on every machine (no locale). */
+export function compareKeys(a: CursorKey, b: CursorKey): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === y) continue;
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    return String(x) < String(y) ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
+/** Keyset pagination over a list already sorted by `keyOf`, like `keysetPage` does over SQL. */
+export function keysetOfArray<T>(sorted: readonly T[], keyOf: (item: T) => CursorKey, after: CursorKey | undefined, limit: number): KeysetPage<T> {
+  let start = 0;
+  if (after) {
+    while (start < sorted.length && compareKeys(keyOf(sorted[start]!), after) <= 0) start++;
+  }
+  const rows = sorted.slice(start, start + limit);
+  const hasMore = start + limit < sorted.length;
+  return { rows, count: sorted.length, ...(hasMore && rows.length > 0 ? { nextKey: keyOf(rows[rows.length - 1]!) } : {}) };
+}
