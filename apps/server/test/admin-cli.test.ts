@@ -34,15 +34,19 @@ describeEachDialect('admin command line', (dialect) => {
   });
 
   it('add-member creates the user with the role (guest = no role) and create-token issues another token', async () => {
-    const owner = JSON.parse((await admin('bootstrap', '--org', 'Team', '--email', 'owner@example.com', '--json')).stdout) as { organizationId: string };
+    const bootstrapped = await admin('bootstrap', '--org', 'Team', '--email', 'owner@example.com', '--json');
+    expect(bootstrapped.code, bootstrapped.stderr).toBe(0);
+    const owner = JSON.parse(bootstrapped.stdout) as { organizationId: string };
     const member = await admin('add-member', '--org', owner.organizationId, '--email', 'writer@example.com', '--role', 'edit', '--json');
-    expect(member.code).toBe(0);
+    expect(member.code, member.stderr).toBe(0);
     const { userId, token } = JSON.parse(member.stdout) as { userId: string; token: string };
     const client = createQuireClient({ baseUrl: server.url, token, retry: false });
     const org = await unwrap(client.GET('/orgs/{organizationId}', { params: { path: { organizationId: owner.organizationId } } }));
     expect(org.permissions).toMatchObject({ admin: false, createContent: false, listMembers: true });
 
-    const guest = JSON.parse((await admin('add-member', '--org', owner.organizationId, '--email', 'visitor@example.com', '--role', 'guest', '--json')).stdout) as { token: string };
+    const added = await admin('add-member', '--org', owner.organizationId, '--email', 'visitor@example.com', '--role', 'guest', '--json');
+    expect(added.code, added.stderr).toBe(0);
+    const guest = JSON.parse(added.stdout) as { token: string };
     const asGuest = createQuireClient({ baseUrl: server.url, token: guest.token, retry: false });
     expect((await unwrap(asGuest.GET('/orgs/{organizationId}', { params: { path: { organizationId: owner.organizationId } } }))).permissions.listMembers).toBe(false);
 

@@ -9,6 +9,7 @@ import { makePng } from '../src/pdf/pdf-test-support.js';
 import type { RoleOrGuest } from '../src/policies/roles.js';
 import { SqlObjectReader } from '../src/stores/content-object-store.js';
 import { describeEachDialect } from './dialects.js';
+import { createSpace as createSpaceIn, expectError, newMember, newOrg as createOrg, type TestMember, type TestOrg } from './helpers.js';
 import { startTestServer, type TestServer } from './server.js';
 
 describeEachDialect('change requests', (dialect) => {
@@ -45,26 +46,11 @@ describeEachDialect('change requests', (dialect) => {
     await new Promise<void>((resolve) => (files ? files.close(() => resolve()) : resolve()));
   });
 
-  interface Org {
-    organizationId: string;
-    userId: string;
-    token: string;
-    client: QuireClient;
-  }
+  type Org = TestOrg;
 
-  async function newOrg(on: TestServer = server, title = 'Change requests org'): Promise<Org> {
-    const owner = await on.bootstrap(title);
-    return { ...owner, client: on.client(owner.token) };
-  }
-
-  async function member(org: Org, role: RoleOrGuest, on: TestServer = server): Promise<{ userId: string; client: QuireClient }> {
-    const added = await on.addMember(org.organizationId, `${role ?? 'guest'}-${newId(8).toLowerCase()}@example.com`, role);
-    return { userId: added.userId, client: on.client(added.token) };
-  }
-
-  async function createSpace(org: Org, body: { title?: string; parent?: string } = {}): Promise<Space> {
-    return unwrap(org.client.POST('/orgs/{organizationId}/spaces', { params: { path: { organizationId: org.organizationId } }, body: { title: 'Docs', ...body } }));
-  }
+  const newOrg = (on: TestServer = server, title = 'Change requests org'): Promise<Org> => createOrg(on, title);
+  const member = (org: Org, role: RoleOrGuest, on: TestServer = server): Promise<TestMember> => newMember(on, org, role);
+  const createSpace = (org: Org, body: { title?: string; parent?: string } = {}): Promise<Space> => createSpaceIn(org, { title: 'Docs', ...body });
 
   async function getSpace(client: QuireClient, spaceId: string): Promise<Space> {
     return unwrap(client.GET('/spaces/{spaceId}', { params: { path: { spaceId } } }));
@@ -102,14 +88,6 @@ describeEachDialect('change requests', (dialect) => {
 
   /** Lets the clock move on, so that writes made one after the other get different `updatedAt` (ms) values. */
   const tick = () => new Promise((resolve) => setTimeout(resolve, 3));
-
-  function expectError(result: { response: Response; error?: unknown }, status: number, message?: string | RegExp): void {
-    expect(result.response.status, JSON.stringify(result.error)).toBe(status);
-    const body = result.error as { error: { code: number; message: string } };
-    expect(body.error.code).toBe(status);
-    if (typeof message === 'string') expect(body.error.message).toBe(message);
-    else if (message) expect(body.error.message).toMatch(message);
-  }
 
   /** The pages of a revision, flattened parents first, with their markdown. */
   async function pagesOf(revisionId: string, on: TestServer = server): Promise<Array<MaterializedPage & { markdown: string }>> {

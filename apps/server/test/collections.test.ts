@@ -1,10 +1,10 @@
 import { paginate, unwrap, type QuireClient } from '@quire/client';
 import type { Collection, Space } from '@quire/api-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../src/ids.js';
 import type { RoleOrGuest } from '../src/policies/roles.js';
 import { registerSpaceDepartureCheck, SPACE_PURGE_JOB } from '../src/services/space-lifecycle.js';
 import { describeEachDialect } from './dialects.js';
+import { createCollection, createSpace, expectError, newMember, newOrg as createOrg, type TestOrg } from './helpers.js';
 import { startTestServer, type TestServer } from './server.js';
 
 const PUBLIC_URL = 'https://docs.example.com';
@@ -18,33 +18,16 @@ describeEachDialect('collections', (dialect) => {
     await server?.close();
   });
 
-  interface Org {
-    organizationId: string;
-    userId: string;
-    token: string;
-    client: QuireClient;
-  }
+  type Org = TestOrg;
 
-  async function newOrg(title = 'Collections org'): Promise<Org> {
-    const owner = await server.bootstrap(title);
-    return { ...owner, client: server.client(owner.token) };
-  }
+  const newOrg = (title = 'Collections org'): Promise<Org> => createOrg(server, title);
 
   async function member(org: Org, role: RoleOrGuest): Promise<QuireClient> {
-    const added = await server.addMember(org.organizationId, `${role ?? 'guest'}-${newId(8).toLowerCase()}@example.com`, role);
-    return server.client(added.token);
+    return (await newMember(server, org, role)).client;
   }
 
   const orgPath = (org: Org) => ({ params: { path: { organizationId: org.organizationId } } });
   const collectionPath = (collectionId: string) => ({ params: { path: { collectionId } } });
-
-  async function createCollection(org: Org, body: { title?: string; parent?: string } = {}): Promise<Collection> {
-    return unwrap(org.client.POST('/orgs/{organizationId}/collections', { ...orgPath(org), body }));
-  }
-
-  async function createSpace(org: Org, body: { title?: string; parent?: string } = {}): Promise<Space> {
-    return unwrap(org.client.POST('/orgs/{organizationId}/spaces', { ...orgPath(org), body }));
-  }
 
   async function titles(client: QuireClient, organizationId: string, nested?: boolean): Promise<string[]> {
     const out: string[] = [];
@@ -57,14 +40,6 @@ describeEachDialect('collections', (dialect) => {
   async function spaceTitles(client: QuireClient, collectionId: string): Promise<string[]> {
     const page = await unwrap(client.GET('/collections/{collectionId}/spaces', { params: { path: { collectionId }, query: { limit: 1000 } } }));
     return page.items.map((space) => space.title);
-  }
-
-  function expectError(result: { response: Response; error?: unknown }, status: number, message?: string | RegExp): void {
-    expect(result.response.status, JSON.stringify(result.error)).toBe(status);
-    const body = result.error as { error: { code: number; message: string } };
-    expect(body.error.code).toBe(status);
-    if (typeof message === 'string') expect(body.error.message).toBe(message);
-    else if (message) expect(body.error.message).toMatch(message);
   }
 
   describe('createCollection and getCollectionById', () => {

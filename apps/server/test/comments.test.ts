@@ -9,6 +9,7 @@ import { putObjects, SqlObjectReader } from '../src/stores/content-object-store.
 import { findRevisionById, insertRevision } from '../src/stores/revision-store.js';
 import { setSpaceMainRevision } from '../src/stores/space-store.js';
 import { describeEachDialect } from './dialects.js';
+import { createSpace as createSpaceIn, expectError, newMember, newOrg as createOrg, type TestMember, type TestOrg } from './helpers.js';
 import { startTestServer, type TestServer } from './server.js';
 
 type Comment = components['schemas']['Comment'];
@@ -38,27 +39,12 @@ describeEachDialect('comments', (dialect) => {
     await server?.close();
   });
 
-  interface Person {
-    userId: string;
-    client: QuireClient;
-  }
-  interface Org extends Person {
-    organizationId: string;
-  }
+  type Person = TestMember;
+  type Org = TestOrg;
 
-  async function newOrg(title = 'Comments org'): Promise<Org> {
-    const owner = await server.bootstrap(title);
-    return { organizationId: owner.organizationId, userId: owner.userId, client: server.client(owner.token) };
-  }
-
-  async function member(org: Org, role: RoleOrGuest): Promise<Person> {
-    const added = await server.addMember(org.organizationId, `${role ?? 'guest'}-${newId(8).toLowerCase()}@example.com`, role);
-    return { userId: added.userId, client: server.client(added.token) };
-  }
-
-  async function createSpace(org: Org, title = 'Handbook'): Promise<Space> {
-    return unwrap(org.client.POST('/orgs/{organizationId}/spaces', { params: { path: { organizationId: org.organizationId } }, body: { title } }));
-  }
+  const newOrg = (title = 'Comments org'): Promise<Org> => createOrg(server, title);
+  const member = (org: Org, role: RoleOrGuest): Promise<Person> => newMember(server, org, role);
+  const createSpace = (org: Org, title = 'Handbook'): Promise<Space> => createSpaceIn(org, { title });
 
   async function getSpace(client: QuireClient, spaceId: string): Promise<Space> {
     return unwrap(client.GET('/spaces/{spaceId}', { params: { path: { spaceId } } }));
@@ -141,14 +127,6 @@ describeEachDialect('comments', (dialect) => {
   async function expectOpenCount(client: QuireClient, spaceId: string, expected: number): Promise<void> {
     expect((await getSpace(client, spaceId)).comments).toBe(expected);
     expect((await list(client, spaceId, { status: 'open' })).count).toBe(expected);
-  }
-
-  function expectError(result: { response: Response; error?: unknown }, status: number, message?: string | RegExp): void {
-    expect(result.response.status, JSON.stringify(result.error)).toBe(status);
-    const body = result.error as { error: { code: number; message: string } };
-    expect(body.error.code).toBe(status);
-    if (typeof message === 'string') expect(body.error.message).toBe(message);
-    else if (message) expect(body.error.message).toMatch(message);
   }
 
   describe('postCommentInSpace', () => {

@@ -26,6 +26,7 @@ import type { RoleOrGuest } from '../src/policies/roles.js';
 import { readBlob } from '../src/storage/blob-storage.js';
 import { SqlObjectReader } from '../src/stores/content-object-store.js';
 import { describeEachDialect } from './dialects.js';
+import { createSpace as createSpaceIn, expectError, newMember, newOrg as createOrg, type TestOrg } from './helpers.js';
 import { startTestServer, type TestServer } from './server.js';
 
 const USER = 'quire-bot';
@@ -37,14 +38,6 @@ function expectNoSecret(text: string): void {
   expect(text).not.toContain(PASSWORD);
   expect(text).not.toContain(encodeURIComponent(PASSWORD));
   expect(text).not.toContain(BASIC);
-}
-
-function expectError(result: { response: Response; error?: unknown }, status: number, message?: string | RegExp): void {
-  expect(result.response.status, JSON.stringify(result.error)).toBe(status);
-  const body = result.error as { error: { code: number; message: string } };
-  expect(body.error.code).toBe(status);
-  if (typeof message === 'string') expect(body.error.message).toBe(message);
-  else if (message) expect(body.error.message).toMatch(message);
 }
 
 /** A page tree without ids, dates and git locations, with each page's markdown: what a round trip keeps. */
@@ -80,25 +73,13 @@ describeEachDialect('git sync', (dialect) => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  interface Org {
-    organizationId: string;
-    userId: string;
-    client: QuireClient;
-  }
+  type Org = TestOrg;
 
-  async function newOrg(title = 'Git org'): Promise<Org> {
-    const owner = await server.bootstrap(title);
-    return { organizationId: owner.organizationId, userId: owner.userId, client: server.client(owner.token) };
-  }
-
+  const newOrg = (title = 'Git org'): Promise<Org> => createOrg(server, title);
   async function member(org: Org, role: RoleOrGuest): Promise<QuireClient> {
-    const added = await server.addMember(org.organizationId, `${role ?? 'guest'}-${newId(8).toLowerCase()}@example.com`, role);
-    return server.client(added.token);
+    return (await newMember(server, org, role)).client;
   }
-
-  async function createSpace(org: Org, title = 'Docs'): Promise<Space> {
-    return unwrap(org.client.POST('/orgs/{organizationId}/spaces', { params: { path: { organizationId: org.organizationId } }, body: { title } }));
-  }
+  const createSpace = (org: Org, title = 'Docs'): Promise<Space> => createSpaceIn(org, { title });
 
   const onSpace = (spaceId: string) => ({ params: { path: { spaceId } } });
 

@@ -7,6 +7,7 @@ import type { RoleOrGuest } from '../src/policies/roles.js';
 import { addMember } from '../src/services/admin-service.js';
 import { VISITOR_CLAIMS_KEY } from '../src/services/server-secret-service.js';
 import { describeEachDialect } from './dialects.js';
+import { organizationWithPeople } from './helpers.js';
 import { startTestServer, type TestServer } from './server.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -20,29 +21,9 @@ describeEachDialect('members', (dialect) => {
     await server?.close();
   });
 
-  interface Person {
-    userId: string;
-    token: string;
-    email: string;
-    client: QuireClient;
-  }
-
   /** A new organization with its admin, plus one member per requested role (joined a few ms apart). */
-  async function organization(roles: Record<string, RoleOrGuest> = {}, names: Record<string, string> = {}) {
-    const owner = await server.bootstrap('Members org');
-    const ownerEmail = (await unwrap(server.client(owner.token).GET('/user'))).email!;
-    const people: Record<string, Person> = {};
-    for (const [key, role] of Object.entries(roles)) {
-      await pause(3);
-      const email = `${key}-${newId(6).toLowerCase()}@example.com`;
-      const issued = await addMember(server.running.services, {
-        organizationId: owner.organizationId, email, role, ...(names[key] ? { displayName: names[key] } : {}),
-      });
-      people[key] = { ...issued, email, client: server.client(issued.token) };
-    }
-    const admin: Person = { userId: owner.userId, token: owner.token, email: ownerEmail, client: server.client(owner.token) };
-    return { organizationId: owner.organizationId, admin, people };
-  }
+  const organization = (roles: Record<string, RoleOrGuest> = {}, names: Record<string, string> = {}) =>
+    organizationWithPeople(server, 'Members org', roles, { names, spacingMs: 3 });
 
   function path(organizationId: string): { path: { organizationId: string } };
   function path(organizationId: string, userId: string): { path: { organizationId: string; userId: string } };

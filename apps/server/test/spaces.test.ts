@@ -3,10 +3,10 @@ import type { Space } from '@quire/api-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobRunner } from '../src/jobs/runner.js';
 import { spacePurgeJob } from '../src/jobs/space-purge-job.js';
-import { newId } from '../src/ids.js';
 import type { RoleOrGuest } from '../src/policies/roles.js';
 import { registerSpaceDepartureCheck, SPACE_PURGE_JOB, SPACE_RETENTION_MS } from '../src/services/space-lifecycle.js';
 import { describeEachDialect } from './dialects.js';
+import { createCollection, createSpace, expectError, newMember, newOrg as createOrg, type TestMember, type TestOrg } from './helpers.js';
 import { startTestServer, type TestServer } from './server.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -21,32 +21,12 @@ describeEachDialect('spaces', (dialect) => {
     await server?.close();
   });
 
-  interface Org {
-    organizationId: string;
-    userId: string;
-    token: string;
-    client: QuireClient;
-  }
+  type Org = TestOrg;
 
-  async function newOrg(title = 'Spaces org'): Promise<Org> {
-    const owner = await server.bootstrap(title);
-    return { ...owner, client: server.client(owner.token) };
-  }
-
-  async function member(org: Org, role: RoleOrGuest): Promise<{ userId: string; client: QuireClient }> {
-    const added = await server.addMember(org.organizationId, `${role ?? 'guest'}-${newId(8).toLowerCase()}@example.com`, role);
-    return { userId: added.userId, client: server.client(added.token) };
-  }
+  const newOrg = (title = 'Spaces org'): Promise<Org> => createOrg(server, title);
+  const member = (org: Org, role: RoleOrGuest): Promise<TestMember> => newMember(server, org, role);
 
   const spacePath = (spaceId: string) => ({ params: { path: { spaceId } } });
-
-  async function createSpace(org: Org, body: { title?: string; parent?: string; emoji?: string } = {}): Promise<Space> {
-    return unwrap(org.client.POST('/orgs/{organizationId}/spaces', { params: { path: { organizationId: org.organizationId } }, body }));
-  }
-
-  async function createCollection(org: Org, body: { title?: string; parent?: string } = {}) {
-    return unwrap(org.client.POST('/orgs/{organizationId}/collections', { params: { path: { organizationId: org.organizationId } }, body }));
-  }
 
   async function listAll(client: QuireClient, organizationId: string): Promise<Space[]> {
     const all: Space[] = [];
@@ -57,14 +37,6 @@ describeEachDialect('spaces', (dialect) => {
   async function collectionSpaces(client: QuireClient, collectionId: string): Promise<string[]> {
     const page = await unwrap(client.GET('/collections/{collectionId}/spaces', { params: { path: { collectionId }, query: { limit: 1000 } } }));
     return page.items.map((space) => space.title);
-  }
-
-  function expectError(result: { response: Response; error?: unknown }, status: number, message?: string | RegExp): void {
-    expect(result.response.status, JSON.stringify(result.error)).toBe(status);
-    const body = result.error as { error: { code: number; message: string } };
-    expect(body.error.code).toBe(status);
-    if (typeof message === 'string') expect(body.error.message).toBe(message);
-    else if (message) expect(body.error.message).toMatch(message);
   }
 
   describe('createSpace', () => {
@@ -480,15 +452,20 @@ describeEachDialect('spaces', (dialect) => {
       const org = await newOrg();
       const shelf = await createCollection(org, { title: 'Shelf' });
       const created = await Promise.all(Array.from({ length: 12 }, (_, index) => createSpace(org, { title: `C${index}`, parent: shelf.id })));
-      const anchor = created[0]!;
-      const moved = await Promise.all(created.slice(6).map((space) => org.client.POST('/spaces/{spaceId}/move', { ...spacePath(space.id), body: { position: { after: { type: 'space', space: anchor.id } } } })));
+      // Concurrent creations land in any order: take the anchor and the movers from the order they got, so
+      // that no mover already sits right after the anchor (that move would rightly be a 409).
+      const byTitle = new Map(created.map((space) => [space.title, space]));
+      const landed = (await collectionSpaces(org.client, shelf.id)).map((title) => byTitle.get(title)!);
+      const anchor = landed[0]!;
+      const movers = landed.slice(6);
+      const moved = await Promise.all(movers.map((space) => org.client.POST('/spaces/{spaceId}/move', { ...spacePath(space.id), body: { position: { after: { type: 'space', space: anchor.id } } } })));
       expect(moved.map((result) => result.response.status)).toEqual([200, 200, 200, 200, 200, 200]);
       const rows = await server.db.selectFrom('spaces').select('position').where('collection_id', '=', shelf.id).execute();
       expect(new Set(rows.map((row) => row.position)).size).toBe(12);
       const order = await collectionSpaces(org.client, shelf.id);
       expect(order).toHaveLength(12);
       expect(order[0]).toBe(anchor.title);
-      expect(order.slice(1, 7).sort()).toEqual(created.slice(6).map((space) => space.title).sort());
+      expect(order.slice(1, 7).sort()).toEqual(movers.map((space) => space.title).sort());
     });
 
     it('answers 409 when nothing would change, 400 for a pointer that is not a sibling, 404 for what cannot be found', async () => {

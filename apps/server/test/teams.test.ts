@@ -1,8 +1,8 @@
 import { paginate, unwrap, type QuireClient } from '@quire/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../src/ids.js';
 import type { RoleOrGuest } from '../src/policies/roles.js';
 import { describeEachDialect } from './dialects.js';
+import { organizationWithPeople } from './helpers.js';
 import { startTestServer, type TestServer } from './server.js';
 
 describeEachDialect('teams', (dialect) => {
@@ -14,23 +14,7 @@ describeEachDialect('teams', (dialect) => {
     await server?.close();
   });
 
-  interface Person {
-    userId: string;
-    email: string;
-    client: QuireClient;
-  }
-
-  async function organization(roles: Record<string, RoleOrGuest> = {}) {
-    const owner = await server.bootstrap('Teams org');
-    const people: Record<string, Person> = {};
-    for (const [key, role] of Object.entries(roles)) {
-      const email = `${key}-${newId(6).toLowerCase()}@example.com`;
-      const issued = await server.addMember(owner.organizationId, email, role);
-      people[key] = { userId: issued.userId, email, client: server.client(issued.token) };
-    }
-    const admin = { userId: owner.userId, client: server.client(owner.token) };
-    return { organizationId: owner.organizationId, admin, people };
-  }
+  const organization = (roles: Record<string, RoleOrGuest> = {}) => organizationWithPeople(server, 'Teams org', roles);
 
   const orgPath = (organizationId: string) => ({ path: { organizationId } });
   const teamPath = (organizationId: string, teamId: string) => ({ path: { organizationId, teamId } });

@@ -1,12 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { parseDatabaseUrl } from '../config.js';
 import { TreeWriter, WorkingTree } from '../content/index.js';
-import { openDatabase, type DatabaseHandle, type Db } from '../db/index.js';
+import type { Db } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { newId, nowIso } from '../ids.js';
 import { createLogger } from '../logger.js';
@@ -19,6 +13,8 @@ import { putObjects, SqlObjectReader } from '../stores/content-object-store.js';
 import { insertRevision } from '../stores/revision-store.js';
 import { setSpaceMainRevision } from '../stores/space-store.js';
 import { findUserById } from '../stores/user-store.js';
+import { openBenchDatabase } from './bench-database.js';
+import { positiveIntegerOption, printReport, runIfScript, stringOption } from './report.js';
 
 /*
  * What one page edit costs in a large space: `runEditBench()` builds a space of 10,000 pages (100 top-level
@@ -64,42 +60,6 @@ export interface EditBenchReport {
   medianBytesWritten: number;
 }
 
-interface BenchDatabase {
-  handle: DatabaseHandle;
-  cleanup(): Promise<void>;
-}
-
-async function openBenchDatabase(url: string | undefined): Promise<BenchDatabase> {
-  if (url?.startsWith('postgres')) {
-    const schema = `edit_bench_${newId(10).toLowerCase()}`;
-    const target = new URL(url);
-    target.searchParams.set('schema', schema);
-    const handle = await openDatabase(parseDatabaseUrl(target.toString()));
-    return {
-      handle,
-      cleanup: async () => {
-        await handle.close();
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        try {
-          await client.query(`drop schema if exists "${schema}" cascade`);
-        } finally {
-          await client.end();
-        }
-      },
-    };
-  }
-  const dir = url ? undefined : mkdtempSync(join(tmpdir(), 'quire-edit-bench-'));
-  const handle = await openDatabase(parseDatabaseUrl(url ?? `sqlite:${join(dir!, 'bench.db')}`));
-  return {
-    handle,
-    cleanup: async () => {
-      await handle.close();
-      if (dir) rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function objectBytes(db: Db): Promise<{ objects: number; bytes: number }> {
   const row = await sql<{ objects: number | string; bytes: number | string | null }>`select count(*) as objects, sum(size) as bytes from content_objects`.execute(db);
   return { objects: Number(row.rows[0]?.objects ?? 0), bytes: Number(row.rows[0]?.bytes ?? 0) };
@@ -123,7 +83,7 @@ export async function runEditBench(options: EditBenchOptions = {}): Promise<Edit
   const perSection = options.perSection ?? 100;
   const editCount = options.edits ?? 5;
   const log = options.log ?? (() => {});
-  const database = await openBenchDatabase(options.databaseUrl);
+  const database = await openBenchDatabase('edit', options.databaseUrl);
   try {
     const { handle } = database;
     await migrateToLatest(handle);
@@ -199,23 +159,11 @@ export function formatEditBenchReport(report: EditBenchReport): string {
   return lines.join('\n');
 }
 
-function option(name: string): string | undefined {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : undefined;
-}
-
 async function main(): Promise<void> {
-  const number = (name: string): number | undefined => {
-    const value = option(name);
-    if (value === undefined) return undefined;
-    const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`--${name} must be a positive integer`);
-    return parsed;
-  };
-  const sections = number('sections');
-  const perSection = number('per-section');
-  const edits = number('edits');
-  const databaseUrl = option('database-url');
+  const sections = positiveIntegerOption('sections');
+  const perSection = positiveIntegerOption('per-section');
+  const edits = positiveIntegerOption('edits');
+  const databaseUrl = stringOption('database-url');
   const report = await runEditBench({
     ...(sections ? { sections } : {}),
     ...(perSection ? { perSection } : {}),
@@ -223,12 +171,7 @@ async function main(): Promise<void> {
     ...(databaseUrl ? { databaseUrl } : {}),
     log: (line) => process.stderr.write(`edit bench: ${line}\n`),
   });
-  process.stdout.write(process.argv.includes('--json') ? `${JSON.stringify(report, null, 2)}\n` : `${formatEditBenchReport(report)}\n`);
+  printReport(report, formatEditBenchReport);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`edit bench: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
-}
+runIfScript(import.meta.url, 'edit bench', main);

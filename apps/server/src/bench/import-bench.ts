@@ -17,6 +17,7 @@ import { LocalDiskBlobStorage } from '../storage/blob-storage.js';
 import { findGitSyncOperation, findGitSyncState } from '../stores/git-sync-store.js';
 import { findSpaceById } from '../stores/space-store.js';
 import { findUserById } from '../stores/user-store.js';
+import { printReport, runIfScript } from './report.js';
 
 /*
  * Git import of a large repository: `runImportBench()` writes a repository of 5,000 pages (SUMMARY.md over
@@ -196,12 +197,7 @@ async function main(): Promise<void> {
   const sections = index >= 0 ? Number(process.argv[index + 1]) : undefined;
   if (sections !== undefined && (!Number.isInteger(sections) || sections <= 0)) throw new Error('--sections must be a positive integer');
   const report = await runImportBench({ ...(sections ? { sections } : {}), log: (line) => process.stderr.write(`import bench: ${line}\n`) });
-  process.stdout.write(process.argv.includes('--json') ? `${JSON.stringify(report, null, 2)}\n` : `${formatImportBenchReport(report)}\n`);
+  printReport(report, formatImportBenchReport);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`import bench: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
-}
+runIfScript(import.meta.url, 'import bench', main);

@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { statSync } from 'node:fs';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { parseDatabaseUrl } from '../config.js';
-import { openDatabase, type DatabaseHandle, type Db } from '../db/index.js';
+import { openBenchDatabase, type BenchDatabase } from '../bench/bench-database.js';
+import { positiveIntegerOption, printReport, runIfScript, stringOption } from '../bench/report.js';
+import type { Db } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { newId, nowIso } from '../ids.js';
 import { reindexSpace, type SearchPageInput } from './search-index.js';
@@ -214,53 +211,16 @@ async function time(runs: number, run: () => Promise<unknown>): Promise<LatencyS
   return summarize(samples);
 }
 
-interface BenchDatabase {
-  handle: DatabaseHandle;
-  size(): Promise<number | undefined>;
-  cleanup(): Promise<void>;
-}
-
-async function openBenchDatabase(url: string | undefined, keep: boolean, log: (line: string) => void): Promise<BenchDatabase> {
-  if (url?.startsWith('postgres')) {
-    const schema = `search_bench_${newId(10).toLowerCase()}`;
-    const target = new URL(url);
-    target.searchParams.set('schema', schema);
-    const handle = await openDatabase(parseDatabaseUrl(target.toString()));
-    return {
-      handle,
-      size: async () => {
-        const row = await sql<{ bytes: string }>`select pg_total_relation_size('search_sections') as bytes`.execute(handle.db);
-        return Number(row.rows[0]?.bytes);
-      },
-      cleanup: async () => {
-        await handle.close();
-        if (keep) return log(`kept schema ${schema}`);
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        try {
-          await client.query(`drop schema if exists "${schema}" cascade`);
-        } finally {
-          await client.end();
-        }
-      },
-    };
+/** Bytes the search index takes: the search tables on PostgreSQL, the whole file on SQLite (undefined in memory). */
+async function indexSize(database: BenchDatabase): Promise<number | undefined> {
+  const { handle, config } = database;
+  if (handle.dialect === 'postgres') {
+    const row = await sql<{ bytes: string }>`select pg_total_relation_size('search_sections') as bytes`.execute(handle.db);
+    return Number(row.rows[0]?.bytes);
   }
-  const dir = url ? undefined : mkdtempSync(join(tmpdir(), 'quire-search-bench-'));
-  const file = url ? parseDatabaseUrl(url) : parseDatabaseUrl(`sqlite:${join(dir!, 'bench.db')}`);
-  const handle = await openDatabase(file);
-  return {
-    handle,
-    size: async () => {
-      if (file.dialect !== 'sqlite' || file.file === ':memory:') return undefined;
-      await sql`pragma wal_checkpoint(truncate)`.execute(handle.db);
-      return statSync(file.file).size;
-    },
-    cleanup: async () => {
-      await handle.close();
-      if (keep) return log(`kept ${file.dialect === 'sqlite' ? file.file : 'database'}`);
-      if (dir) rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  if (config.dialect !== 'sqlite' || config.file === ':memory:') return undefined;
+  await sql`pragma wal_checkpoint(truncate)`.execute(handle.db);
+  return statSync(config.file).size;
 }
 
 async function createSpace(db: Db, organizationId: string): Promise<string> {
@@ -275,7 +235,7 @@ export async function runSearchBench(options: SearchBenchOptions = {}): Promise<
   const pageCount = options.pages ?? 50_000;
   const iterations = options.iterations ?? 200;
   const log = options.log ?? (() => {});
-  const database = await openBenchDatabase(options.databaseUrl, options.keep ?? false, log);
+  const database = await openBenchDatabase('search', options.databaseUrl, { keep: options.keep ?? false, log });
   try {
     const { db, dialect } = database.handle;
     await migrateToLatest(database.handle);
@@ -348,7 +308,7 @@ export async function runSearchBench(options: SearchBenchOptions = {}): Promise<
       buildMs,
       markdownReindexMsPerPage,
       oneEditReindexMs,
-      indexBytes: await database.size(),
+      indexBytes: await indexSize(database),
       queries: results,
     };
   } finally {
@@ -372,22 +332,10 @@ export function formatSearchBenchReport(report: SearchBenchReport): string {
   return lines.join('\n');
 }
 
-function option(name: string): string | undefined {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : undefined;
-}
-
 async function main(): Promise<void> {
-  const number = (name: string): number | undefined => {
-    const value = option(name);
-    if (value === undefined) return undefined;
-    const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`--${name} must be a positive integer`);
-    return parsed;
-  };
-  const pages = number('pages');
-  const iterations = number('iterations');
-  const databaseUrl = option('database-url');
+  const pages = positiveIntegerOption('pages');
+  const iterations = positiveIntegerOption('iterations');
+  const databaseUrl = stringOption('database-url');
   const report = await runSearchBench({
     ...(pages ? { pages } : {}),
     ...(iterations ? { iterations } : {}),
@@ -395,12 +343,7 @@ async function main(): Promise<void> {
     keep: process.argv.includes('--keep'),
     log: (line) => process.stderr.write(`search bench: ${line}\n`),
   });
-  process.stdout.write(process.argv.includes('--json') ? `${JSON.stringify(report, null, 2)}\n` : `${formatSearchBenchReport(report)}\n`);
+  printReport(report, formatSearchBenchReport);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`search bench: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  });
-}
+runIfScript(import.meta.url, 'search bench', main);

@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { parseDatabaseUrl, type DatabaseConfig } from '../config.js';
+import { openDatabase, type DatabaseHandle } from '../db/index.js';
+import { newId } from '../ids.js';
+
+/** A database a bench runs in, and how to take it away afterwards. */
+export interface BenchDatabase {
+  handle: DatabaseHandle;
+  /** What was opened (for a `postgres://` URL, with the bench's own schema). */
+  config: DatabaseConfig;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * Opens the database of a bench named `name`: for a `postgres://` URL a schema of its own
+ * (`<name>_bench_<random>`), dropped by `cleanup`; for a `sqlite:` URL that file; without a URL a new SQLite
+ * file in a temporary folder, removed by `cleanup`. With `keep`, `cleanup` only closes the database and logs
+ * where it is.
+ */
+export async function openBenchDatabase(
+  name: string,
+  url: string | undefined,
+  options: { keep?: boolean; log?: (line: string) => void } = {},
+): Promise<BenchDatabase> {
+  const log = options.log ?? (() => {});
+  if (url?.startsWith('postgres')) {
+    const schema = `${name}_bench_${newId(10).toLowerCase()}`;
+    const target = new URL(url);
+    target.searchParams.set('schema', schema);
+    const config = parseDatabaseUrl(target.toString());
+    const handle = await openDatabase(config);
+    return {
+      handle,
+      config,
+      cleanup: async () => {
+        await handle.close();
+        if (options.keep) return log(`kept schema ${schema}`);
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        try {
+          await client.query(`drop schema if exists "${schema}" cascade`);
+        } finally {
+          await client.end();
+        }
+      },
+    };
+  }
+  const dir = url ? undefined : mkdtempSync(join(tmpdir(), `quire-${name}-bench-`));
+  const config = parseDatabaseUrl(url ?? `sqlite:${join(dir!, 'bench.db')}`);
+  const handle = await openDatabase(config);
+  return {
+    handle,
+    config,
+    cleanup: async () => {
+      await handle.close();
+      if (options.keep) return log(`kept ${config.dialect === 'sqlite' ? config.file : 'database'}`);
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
