@@ -48,6 +48,25 @@ describeEachDialect('job runner', (dialect) => {
     expect(calls).toBe(2);
   });
 
+  it('keeps sealed credentials for retries and erases them once the job is finished for good', async () => {
+    let fail = true;
+    const runner = new JobRunner({ services, handlers: { sync: async () => { if (fail) throw new Error('remote down'); } }, backoffMs: () => 0 });
+    const succeeding = await enqueueJob(services.db, 'sync', { space: 's1', credentials: 'sealed-secret' }, { maxAttempts: 3 });
+    await runner.runOnce();
+    expect(JSON.parse((await findJob(services.db, succeeding))!.payload)).toEqual({ space: 's1', credentials: 'sealed-secret' });
+    fail = false;
+    await services.db.updateTable('jobs').set({ run_at: new Date(Date.now() - 1).toISOString() }).where('id', '=', succeeding).execute();
+    await runner.runOnce();
+    expect(await findJob(services.db, succeeding)).toMatchObject({ status: 'succeeded' });
+    expect(JSON.parse((await findJob(services.db, succeeding))!.payload)).toEqual({ space: 's1' });
+
+    fail = true;
+    const failing = await enqueueJob(services.db, 'sync', { space: 's2', credentials: 'sealed-secret' }, { maxAttempts: 1 });
+    await runner.runOnce();
+    expect(await findJob(services.db, failing)).toMatchObject({ status: 'failed' });
+    expect(JSON.parse((await findJob(services.db, failing))!.payload)).toEqual({ space: 's2' });
+  });
+
   it('reclaims a job whose worker died (lease lapsed) and ignores the dead worker', async () => {
     const id = await enqueueJob(services.db, 'echo', {});
     await services.db.updateTable('jobs')

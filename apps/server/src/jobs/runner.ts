@@ -11,6 +11,21 @@ export interface JobContext {
 }
 
 export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>;
+
+/**
+ * A job that needs secrets (a Git remote's credentials) carries them sealed in its payload's `credentials`;
+ * once the job is finished for good they have no use left, so the row keeps the rest of the payload only.
+ */
+export function withoutCredentials(payload: string): string {
+  try {
+    const parsed = JSON.parse(payload) as unknown;
+    if (typeof parsed !== 'object' || parsed === null || !('credentials' in parsed)) return payload;
+    const { credentials: _dropped, ...rest } = parsed as Record<string, unknown>;
+    return JSON.stringify(rest);
+  } catch {
+    return payload;
+  }
+}
 export type JobHandlers = Readonly<Record<string, JobHandler>>;
 
 export interface JobRunnerOptions {
@@ -126,12 +141,12 @@ export class JobRunner {
         signal: this.#abort.signal,
       });
       clearInterval(renew);
-      await finishJob(db, job.id, this.workerId, { status: 'succeeded', finished_at: nowIso() });
+      await finishJob(db, job.id, this.workerId, { status: 'succeeded', finished_at: nowIso(), payload: withoutCredentials(job.payload) });
       log.info('job succeeded');
     } catch (error) {
       clearInterval(renew);
       if (job.attempts >= job.max_attempts) {
-        await finishJob(db, job.id, this.workerId, { status: 'failed', last_error: errorText(error), finished_at: nowIso() });
+        await finishJob(db, job.id, this.workerId, { status: 'failed', last_error: errorText(error), finished_at: nowIso(), payload: withoutCredentials(job.payload) });
         log.error({ err: error }, 'job failed for good');
       } else {
         const retryAt = new Date(Date.now() + this.#backoffMs(job.attempts)).toISOString();

@@ -41,7 +41,7 @@ export async function claimDueJob(db: Db, dialect: DialectName, workerId: string
 }
 
 /** The outcome of an attempt is only recorded by the worker that still holds the lease. */
-export async function finishJob(db: Db, id: string, workerId: string, update: Partial<Pick<JobRow, 'status' | 'run_at' | 'last_error' | 'finished_at'>>): Promise<boolean> {
+export async function finishJob(db: Db, id: string, workerId: string, update: Partial<Pick<JobRow, 'status' | 'run_at' | 'last_error' | 'finished_at' | 'payload'>>): Promise<boolean> {
   const result = await db.updateTable('jobs')
     .set({ ...update, locked_until: null, locked_by: null })
     .where('id', '=', id)
