@@ -173,7 +173,10 @@ describe('request flow', () => {
   it('compiled every validator before listening', async () => {
     const validators = [...server.running.quire.validators.values()];
     expect(validators.every((validator) => validator.compiledRequestValidators > 0)).toBe(true);
-    expect(validators.reduce((sum, validator) => sum + validator.compiledResponseValidators, 0)).toBe(server.running.quire.operations.length);
+    // Paths where no operation has a handler answer 501 and get no validators at all.
+    const validated = server.running.quire.operations.filter((operation) => server.running.quire.validators.has(operation.specPath));
+    expect(validated.length).toBeGreaterThan(0);
+    expect(validators.reduce((sum, validator) => sum + validator.compiledResponseValidators, 0)).toBe(validated.length);
     const before = validators.map((validator) => validator.compiledRequestValidators);
     await call('/things?limit=3');
     await call('/things', { method: 'POST', body: '{"title":"x"}', headers: { 'content-type': 'application/json; charset=utf-8' } });

@@ -23,7 +23,6 @@ import { pageRequest } from '../http/pagination.js';
 import { newId, nowIso } from '../ids.js';
 import { guardedFetch, OutboundUrlError } from '../net/url-guard.js';
 import { membershipFromRow, type OrganizationMembership } from '../policies/organization-policy.js';
-import { fileImageLoader, publishPdf } from '../pdf/publish.js';
 import type { PdfPageInput } from '../pdf/render.js';
 import {
   addChangeRequestContributor,
@@ -609,6 +608,8 @@ export async function changeRequestPdf(
     pages.push({ id: node.id, title: node.fields.title, path: tree.pathOf(node), document: markdownToDocument(await readMarkdown(reader, node.content)) });
   }
   const subject = changeRequest.subject.trim();
+  // The PDF renderer (pdfkit and its fonts) is loaded on first use: it is a quarter of the server's start-up.
+  const { fileImageLoader, publishPdf } = await import('../pdf/publish.js');
   const published = await publishPdf(
     {
       title: subject === '' ? `Change request #${changeRequest.number}` : `Change request #${changeRequest.number}: ${subject}`,
