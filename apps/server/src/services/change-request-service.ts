@@ -449,6 +449,29 @@ interface MergeInputs {
 
 type PlannedMerge = { inputs: MergeInputs; writer: TreeWriter } & ({ ok: true; root: string } | { ok: false; conflicts: ChangeRequestConflict[] });
 
+/** Writes the objects of a clean merge and the revision (a `merge` of main or an `update` of the request) over them. */
+async function writeMergedRevision(
+  trx: Db,
+  plan: PlannedMerge & { ok: true },
+  revision: { type: 'merge' | 'update'; parents: string[]; changeRequest: ChangeRequestRow; caller: Caller },
+): Promise<{ revisionId: string; now: string }> {
+  await putObjects(trx, plan.writer.collect(plan.root));
+  const now = nowIso();
+  const revisionId = newId();
+  await insertRevision(trx, {
+    id: revisionId,
+    space_id: revision.changeRequest.space_id,
+    type: revision.type,
+    parents: JSON.stringify(revision.parents),
+    root: plan.root,
+    created_at: now,
+    created_by: revision.caller.user.id,
+    git: null,
+    change_request_id: revision.changeRequest.id,
+  });
+  return { revisionId, now };
+}
+
 function sameInputs(a: MergeInputs, b: MergeInputs): boolean {
   return a.base === b.base && a.ours === b.ours && a.theirs === b.theirs;
 }
@@ -494,20 +517,7 @@ export async function mergeChangeRequest(context: ServiceContext, caller: Caller
     if (!sameInputs(inputs, plan.inputs)) plan = await planMerge(trx, current.space_id, inputs);
     if (!plan.ok) return { result: 'conflicts', revision: main, conflicts: plan.conflicts };
 
-    await putObjects(trx, plan.writer.collect(plan.root));
-    const now = nowIso();
-    const revisionId = newId();
-    await insertRevision(trx, {
-      id: revisionId,
-      space_id: current.space_id,
-      type: 'merge',
-      parents: JSON.stringify([main, current.revision_id]),
-      root: plan.root,
-      created_at: now,
-      created_by: caller.user.id,
-      git: null,
-      change_request_id: current.id,
-    });
+    const { revisionId, now } = await writeMergedRevision(trx, plan, { type: 'merge', parents: [main, current.revision_id], changeRequest: current, caller });
     await setSpaceMainRevision(trx, current.space_id, revisionId, now);
     await updateChangeRequestRow(trx, current.id, { status: 'merged', revision_merged: revisionId, merged_at: now, merged_by: caller.user.id, updated_at: now });
     await adjustSpaceCounters(trx, current.space_id, statusChange(current.status, 'merged'));
@@ -546,20 +556,7 @@ export async function updateChangeRequestFromMain(context: ServiceContext, calle
     if (!plan || !sameInputs(inputs, plan.inputs)) plan = await planMerge(trx, current.space_id, inputs);
     if (!plan.ok) return { result: 'conflicts', revision: current.revision_id, conflicts: plan.conflicts };
 
-    await putObjects(trx, plan.writer.collect(plan.root));
-    const now = nowIso();
-    const revisionId = newId();
-    await insertRevision(trx, {
-      id: revisionId,
-      space_id: current.space_id,
-      type: 'update',
-      parents: JSON.stringify([current.revision_id, main]),
-      root: plan.root,
-      created_at: now,
-      created_by: caller.user.id,
-      git: null,
-      change_request_id: current.id,
-    });
+    const { revisionId, now } = await writeMergedRevision(trx, plan, { type: 'update', parents: [current.revision_id, main], changeRequest: current, caller });
     await updateChangeRequestRow(trx, current.id, { revision_id: revisionId, revision_merged_ancestor: main, updated_at: now });
     await addChangeRequestContributor(trx, current.id, caller.user.id);
     return { result: 'update', revision: revisionId };
