@@ -1,22 +1,15 @@
 import { paginate, unwrap, type QuireClient } from '@quire/client';
 import type { Collection, Space } from '@quire/api-types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RoleOrGuest } from '../src/policies/roles.js';
 import { registerSpaceDepartureCheck, SPACE_PURGE_JOB } from '../src/services/space-lifecycle.js';
 import { describeEachDialect } from './dialects.js';
-import { createCollection, createSpace, expectError, newMember, newOrg as createOrg, type TestOrg } from './helpers.js';
-import { startTestServer, type TestServer } from './server.js';
+import { createCollection, createSpace, expectError, newMember, newOrg as createOrg, type TestOrg, useTestServer } from './helpers.js';
 
 const PUBLIC_URL = 'https://docs.example.com';
 
 describeEachDialect('collections', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect, env: { QUIRE_PUBLIC_URL: PUBLIC_URL } });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestServer({ dialect, env: { QUIRE_PUBLIC_URL: PUBLIC_URL } });
 
   type Org = TestOrg;
 

@@ -1,6 +1,6 @@
 import { paginate, unwrap, type QuireClient } from '@quire/client';
 import type { components, Space } from '@quire/api-types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { insertPage, markdownToDocument, TreeWriter, type DocNode } from '../src/content/index.js';
 import { newId, nowIso } from '../src/ids.js';
 import type { RoleOrGuest } from '../src/policies/roles.js';
@@ -9,8 +9,7 @@ import { putObjects, SqlObjectReader } from '../src/stores/content-object-store.
 import { findRevisionById, insertRevision } from '../src/stores/revision-store.js';
 import { setSpaceMainRevision } from '../src/stores/space-store.js';
 import { describeEachDialect } from './dialects.js';
-import { createSpace as createSpaceIn, expectError, newMember, newOrg as createOrg, type TestMember, type TestOrg } from './helpers.js';
-import { startTestServer, type TestServer } from './server.js';
+import { createSpace as createSpaceIn, expectError, newMember, newOrg as createOrg, type TestMember, type TestOrg, useTestServer } from './helpers.js';
 
 type Comment = components['schemas']['Comment'];
 type CommentReply = components['schemas']['CommentReply'];
@@ -31,13 +30,7 @@ const PAGE_MARKDOWN = [
 ].join('\n');
 
 describeEachDialect('comments', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect, env: { QUIRE_PUBLIC_URL: PUBLIC_URL } });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestServer({ dialect, env: { QUIRE_PUBLIC_URL: PUBLIC_URL } });
 
   type Person = TestMember;
   type Org = TestOrg;

@@ -1,10 +1,10 @@
 import { unwrap, type QuireClient } from '@quire/client';
 import type { Collection, Space } from '@quire/api-types';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { newId } from '../src/ids.js';
 import type { RoleOrGuest } from '../src/policies/roles.js';
 import { addMember } from '../src/services/admin-service.js';
-import type { TestServer } from './server.js';
+import { startTestServer, type TestServer, type TestServerOptions } from './server.js';
 
 /** An organization made for one test, with its admin (the bootstrap owner) and a client acting as them. */
 export interface TestOrg {
@@ -86,4 +86,24 @@ export function expectError(result: { response: Response; error?: unknown }, sta
   expect(body.error.code).toBe(status);
   if (typeof message === 'string') expect(body.error.message).toBe(message);
   else if (message) expect(body.error.message).toMatch(message);
+}
+
+/**
+ * Starts a test server for the enclosing suite before its tests and closes it after them. The answer stands
+ * for that server: each property is read from it once it has started, so suites use it like the server.
+ */
+export function useTestServer(options: TestServerOptions): TestServer {
+  let started: TestServer | undefined;
+  beforeAll(async () => {
+    started = await startTestServer(options);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return new Proxy({} as TestServer, {
+    get(_target, property) {
+      if (!started) throw new Error('the test server is used before it started (use it inside tests or hooks)');
+      return Reflect.get(started, property);
+    },
+  });
 }

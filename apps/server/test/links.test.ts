@@ -1,20 +1,14 @@
 import { unwrap, type QuireClient } from '@quire/client';
 import type { ContentLinkList, ContentReferenceUsage } from '@quire/api-types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeEachDialect } from './dialects.js';
+import { useTestServer } from './helpers.js';
 import { contentFixtures, crPath, expectError, md, type Org } from './content-fixtures.js';
-import { startTestServer, type TestServer } from './server.js';
 
 const PUBLIC_URL = 'https://docs.example.com';
 
 describeEachDialect('links and backlinks', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect, env: { QUIRE_PUBLIC_URL: PUBLIC_URL } });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestServer({ dialect, env: { QUIRE_PUBLIC_URL: PUBLIC_URL } });
   const f = contentFixtures(() => server);
 
   /**

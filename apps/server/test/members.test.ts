@@ -7,19 +7,13 @@ import type { RoleOrGuest } from '../src/policies/roles.js';
 import { addMember } from '../src/services/admin-service.js';
 import { VISITOR_CLAIMS_KEY } from '../src/services/server-secret-service.js';
 import { describeEachDialect } from './dialects.js';
-import { organizationWithPeople } from './helpers.js';
+import { organizationWithPeople, useTestServer } from './helpers.js';
 import { startTestServer, type TestServer } from './server.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describeEachDialect('members', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestServer({ dialect });
 
   /** A new organization with its admin, plus one member per requested role (joined a few ms apart). */
   const organization = (roles: Record<string, RoleOrGuest> = {}, names: Record<string, string> = {}) =>

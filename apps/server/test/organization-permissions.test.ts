@@ -1,16 +1,10 @@
 import { unwrap } from '@quire/client';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachDialect } from './dialects.js';
-import { startTestServer, type TestServer } from './server.js';
+import { useTestServer } from './helpers.js';
 
 describeEachDialect('organization permissions', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestServer({ dialect });
 
   it('reports ownTeam only for members who own a team, in the organization and in the list', async () => {
     const owner = await server.bootstrap('Own team org');

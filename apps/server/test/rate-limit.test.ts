@@ -1,16 +1,10 @@
 import { createQuireClient, QuireApiError, unwrap } from '@quire/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './server.js';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from './helpers.js';
 
 // The limiter keeps its counts in the process, so one SQLite server is enough to test it.
 describe('rate limiting', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ env: { QUIRE_RATE_LIMIT: '3' } });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestServer({ env: { QUIRE_RATE_LIMIT: '3' } });
 
   it('answers 429 with Retry-After past the limit, per caller, and reports the budget on every answer', async () => {
     const first = await server.bootstrap('Limited org');

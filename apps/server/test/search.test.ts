@@ -1,21 +1,15 @@
 import { unwrap, type QuireClient } from '@quire/client';
 import type { SearchResultList } from '@quire/api-types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reindexSpaceSearch } from '../src/services/search-reindex.js';
 import { describeEachDialect } from './dialects.js';
+import { useTestServer } from './helpers.js';
 import { contentFixtures, expectError, md, type Org } from './content-fixtures.js';
-import { startTestServer, type TestServer } from './server.js';
 
 const PUBLIC_URL = 'https://docs.example.com';
 
 describeEachDialect('space search', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect, env: { QUIRE_PUBLIC_URL: PUBLIC_URL } });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestServer({ dialect, env: { QUIRE_PUBLIC_URL: PUBLIC_URL } });
   const f = contentFixtures(() => server);
 
   function search(client: QuireClient, spaceId: string, query: { query: string; limit?: number; page?: string }) {

@@ -1,21 +1,15 @@
 import { paginate, unwrap, type QuireClient } from '@quire/client';
 import type { RevisionFile, RevisionPage } from '@quire/api-types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { markdownHash } from '../src/content/index.js';
 import { describeEachDialect } from './dialects.js';
+import { useTestServer } from './helpers.js';
 import { contentFixtures, crPath, expectError, md, textFile, type Org } from './content-fixtures.js';
-import { startTestServer, type TestServer } from './server.js';
 
 const PUBLIC_URL = 'https://docs.example.com';
 
 describeEachDialect('space content', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect, env: { QUIRE_PUBLIC_URL: PUBLIC_URL } });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestServer({ dialect, env: { QUIRE_PUBLIC_URL: PUBLIC_URL } });
   const f = contentFixtures(() => server);
 
   const spacePath = (spaceId: string) => ({ params: { path: { spaceId } } });

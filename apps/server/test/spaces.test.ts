@@ -1,25 +1,18 @@
 import { paginate, unwrap, type QuireClient } from '@quire/client';
 import type { Space } from '@quire/api-types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JobRunner } from '../src/jobs/runner.js';
 import { spacePurgeJob } from '../src/jobs/space-purge-job.js';
 import type { RoleOrGuest } from '../src/policies/roles.js';
 import { registerSpaceDepartureCheck, SPACE_PURGE_JOB, SPACE_RETENTION_MS } from '../src/services/space-lifecycle.js';
 import { describeEachDialect } from './dialects.js';
-import { createCollection, createSpace, expectError, newMember, newOrg as createOrg, type TestMember, type TestOrg } from './helpers.js';
-import { startTestServer, type TestServer } from './server.js';
+import { createCollection, createSpace, expectError, newMember, newOrg as createOrg, type TestMember, type TestOrg, useTestServer } from './helpers.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PUBLIC_URL = 'https://docs.example.com';
 
 describeEachDialect('spaces', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect, env: { QUIRE_PUBLIC_URL: PUBLIC_URL } });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestServer({ dialect, env: { QUIRE_PUBLIC_URL: PUBLIC_URL } });
 
   type Org = TestOrg;
 

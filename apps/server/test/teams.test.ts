@@ -1,18 +1,11 @@
 import { paginate, unwrap, type QuireClient } from '@quire/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RoleOrGuest } from '../src/policies/roles.js';
 import { describeEachDialect } from './dialects.js';
-import { organizationWithPeople } from './helpers.js';
-import { startTestServer, type TestServer } from './server.js';
+import { organizationWithPeople, useTestServer } from './helpers.js';
 
 describeEachDialect('teams', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestServer({ dialect });
 
   const organization = (roles: Record<string, RoleOrGuest> = {}) => organizationWithPeople(server, 'Teams org', roles);
 

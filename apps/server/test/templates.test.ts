@@ -1,9 +1,9 @@
 import { unwrap, type QuireClient } from '@quire/client';
 import type { RevisionPage } from '@quire/api-types';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeEachDialect } from './dialects.js';
+import { useTestServer } from './helpers.js';
 import { contentFixtures, crPath, expectError, md, textFile, type Org } from './content-fixtures.js';
-import { startTestServer, type TestServer } from './server.js';
 
 const PETSTORE_YAML = `
 openapi: 3.0.3
@@ -107,13 +107,7 @@ const SWAGGER_JSON = JSON.stringify({
 });
 
 describeEachDialect('templates', (dialect) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ dialect });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestServer({ dialect });
   const f = contentFixtures(() => server);
 
   type TemplateBody = { id: 'blank' | 'getting-started' | 'openapi-reference'; params?: { contentRefs?: Record<string, { kind: 'file'; file: string } | { kind: 'openapi'; spec: string }> }; changeRequestId?: string };

@@ -1,5 +1,6 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Database, Db, DialectName } from '../db/index.js';
+import type { OrganizationMembersTable } from '../db/schema.js';
 import { toCount } from '../db/dialect.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
 import { normalizeEmail } from './user-store.js';
@@ -10,14 +11,8 @@ import { normalizeEmail } from './user-store.js';
  * service adds it.)
  */
 
-export interface MemberRecord {
-  organization_id: string;
-  user_id: string;
-  role: string | null;
-  joined_at: string;
-  last_seen_at: string | null;
-  sso: number;
-  disabled: number;
+/** The membership row as stored, with its user and team count alongside. */
+export interface MemberRecord extends Selectable<OrganizationMembersTable> {
   email: string;
   display_name: string;
   photo_url: string | null;
