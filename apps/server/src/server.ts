@@ -8,6 +8,7 @@ import type { OpenApiDocument } from './http/openapi/spec.js';
 import type { Handlers } from './http/registry.js';
 import { allJobHandlers } from './jobs/index.js';
 import { JobRunner, type JobHandlers } from './jobs/runner.js';
+import { warmLazyModules } from './lazy-module.js';
 import type { Logger } from './logger.js';
 import type { ServiceContext } from './services/context.js';
 import { createFileServices } from './storage/file-services.js';
@@ -75,12 +76,13 @@ export async function startServer({ config, logger, spec, handlers, jobHandlers 
       });
     });
     const port = (httpServer.address() as AddressInfo).port;
-    if (config.responseValidation === 'log') {
-      quire.warmResponses().then(
-        (compiled) => logger.debug({ compiled }, 'response validators compiled'),
-        (error: unknown) => logger.error({ err: error }, 'could not compile response validators'),
-      );
-    }
+    // What start-up left for later is done now, in the background, a little at a time between requests:
+    // response validators when a mismatch is only logged (production), then the libraries loaded lazily.
+    const warmUp = async () => {
+      if (config.responseValidation === 'log') logger.debug({ compiled: await quire.warmResponses() }, 'response validators compiled');
+      logger.debug({ loaded: await warmLazyModules() }, 'libraries loaded');
+    };
+    warmUp().catch((error: unknown) => logger.error({ err: error }, 'background warm-up failed'));
 
     if (config.runJobs) {
       runner = new JobRunner({ services, handlers: jobHandlers ?? allJobHandlers() });

@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { JSONDocument } from '@quire/api-types';
 import type * as mdast from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { gfmFromMarkdown, gfmToMarkdown } from 'mdast-util-gfm';
-import { toMarkdown, type Options as ToMarkdownOptions } from 'mdast-util-to-markdown';
-import { gfm } from 'micromark-extension-gfm';
+import type { Options as ToMarkdownOptions } from 'mdast-util-to-markdown';
+import { parseGfm, printGfm } from './markdown-libraries.js';
 
 /*
  * Markdown is what Quire stores (it is what clients write, what Git holds and what merges line by line);
@@ -81,7 +79,7 @@ export interface MarkdownOptions {
 // ----- parsing -----
 
 export function parseMarkdown(markdown: string): mdast.Root {
-  return fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  return parseGfm(markdown);
 }
 
 export function markdownToDocument(markdown: string, options: MarkdownOptions = {}): Doc {
@@ -476,8 +474,7 @@ function assignKeys(nodes: DocNode[], prefix: string): void {
 
 // ----- back to markdown -----
 
-const TO_MARKDOWN_OPTIONS: ToMarkdownOptions = {
-  extensions: [gfmToMarkdown()],
+const TO_MARKDOWN_OPTIONS: Omit<ToMarkdownOptions, 'extensions'> = {
   bullet: '-',
   rule: '-',
   fence: '`',
@@ -490,7 +487,7 @@ const TO_MARKDOWN_OPTIONS: ToMarkdownOptions = {
 /** Markdown for a document made by `markdownToDocument` (the parser's round trip). */
 export function documentToMarkdown(document: Pick<Doc, 'nodes'> | JSONDocument): string {
   const root: mdast.Root = { type: 'root', children: blocksToMdast(document.nodes as DocNode[]) };
-  return toMarkdown(root, TO_MARKDOWN_OPTIONS);
+  return printGfm(root, TO_MARKDOWN_OPTIONS);
 }
 
 function blocksToMdast(nodes: readonly DocNode[]): mdast.RootContent[] {

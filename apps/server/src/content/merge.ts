@@ -1,7 +1,10 @@
 import type { ChangeRequestConflict } from '@quire/api-types';
-import { diff3Merge } from 'node-diff3';
+import { lazyModule } from '../lazy-module.js';
 import { PAGE_FIELD_NAMES, readMarkdown, type FileObject, type PageFields, type TreeWriter } from './objects.js';
 import { sameValue, uniqueSlug, WorkingTree, type PageNode, type WorkingTreeOptions } from './tree.js';
+
+/** Line-level three-way merge, loaded on first merge. */
+const diff3 = lazyModule<typeof import('node-diff3')>('node-diff3');
 
 /*
  * Three-way merge of revisions: base (where the change request started, or was last updated from main),
@@ -34,7 +37,7 @@ export type MarkdownMergeResult =
 export function mergeMarkdown(base: string, ours: string, theirs: string): MarkdownMergeResult {
   if (ours === theirs || theirs === base) return { ok: true, markdown: ours };
   if (ours === base) return { ok: true, markdown: theirs };
-  const regions = diff3Merge(ours.split('\n'), base.split('\n'), theirs.split('\n'), { excludeFalseConflicts: true });
+  const regions = diff3().diff3Merge(ours.split('\n'), base.split('\n'), theirs.split('\n'), { excludeFalseConflicts: true });
   const lines: string[] = [];
   const conflicts: { base: string[]; ours: string[]; theirs: string[] }[] = [];
   for (const region of regions) {

@@ -2,10 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import { lazyModule } from '../lazy-module.js';
 import type { DatabaseConfig } from '../config.js';
 import type { Database } from './schema.js';
 import { CachingSqliteDialect } from './sqlite-driver.js';
+
+/** The PostgreSQL client, loaded only when DATABASE_URL is a postgres:// URL. */
+const postgresClient = lazyModule<typeof import('pg')>('pg', { warm: false });
 
 export type { Database } from './schema.js';
 export type Db = Kysely<Database>;
@@ -38,7 +41,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const schema = config.schema;
-  const pool = new pg.Pool({
+  const pool = new (postgresClient().Pool)({
     connectionString: config.connectionString,
     max: 10,
     // The schema comes first on the search path so unqualified table names resolve to it.

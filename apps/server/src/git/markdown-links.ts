@@ -5,7 +5,7 @@
  * its formatting and make every sync a rewrite of every page.
  */
 import type { Nodes } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
+import { parseCommonMark } from '../content/markdown-libraries.js';
 
 export type LinkKind = 'link' | 'image' | 'definition';
 
@@ -80,7 +80,7 @@ function visit(node: Nodes, each: (node: Nodes) => void): void {
 }
 
 export function rewriteLinks(markdown: string, rewrite: LinkRewriter): string {
-  const tree = fromMarkdown(markdown);
+  const tree = parseCommonMark(markdown);
   const spans: Span[] = [];
   visit(tree, (node) => {
     if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;

@@ -11,7 +11,7 @@
  */
 import { posix } from 'node:path';
 import type { Nodes, Root } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
+import { parseCommonMark } from '../content/markdown-libraries.js';
 import {
   DEFAULT_CONFIG,
   humanize,
@@ -247,7 +247,7 @@ export async function readRepositoryContent(snapshot: RepoSnapshot, projectDirec
   let drafts: Draft[];
   if (snapshot.has(layout.summaryPath)) {
     const summary = await snapshot.readText(layout.summaryPath);
-    drafts = summaryDrafts(fromMarkdown(summary), dirOf(layout.summaryPath), snapshot);
+    drafts = summaryDrafts(parseCommonMark(summary), dirOf(layout.summaryPath), snapshot);
     if (snapshot.has(layout.readmePath) && !collectFiles(drafts, new Set()).has(layout.readmePath)) {
       // The root readme is the space's first page, listed in the summary or not.
       drafts.unshift({ type: 'document', filePath: layout.readmePath, children: [] });

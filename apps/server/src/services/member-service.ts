@@ -1,4 +1,4 @@
-import { SignJWT } from 'jose';
+import { lazyModule } from '../lazy-module.js';
 import type { Db } from '../db/index.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../http/errors.js';
 import { pageRequest } from '../http/pagination.js';
@@ -36,6 +36,9 @@ import type { Caller } from './caller.js';
 import type { ServiceContext } from './context.js';
 import { visitorClaimsSecret } from './server-secret-service.js';
 import type { SpaceWithRole } from './space-service.js';
+
+/** JWT signing, loaded on the first member ping. */
+const jose = lazyModule<typeof import('jose')>('jose');
 
 /** The caller's standing in an organization they can see. */
 export interface OrganizationAccess extends MemberViewer {
@@ -205,7 +208,7 @@ export async function pingOrganization(context: ServiceContext, caller: Caller, 
   const teams = await listTeamIdsOfMember(context.db, organizationId, caller.user.id);
   const secret = await visitorClaimsSecret(context);
   const issuedAt = Math.floor(now.getTime() / 1000);
-  const token = await new SignJWT({ organization: organizationId, role: access.membership.role, teams })
+  const token = await new (jose().SignJWT)({ organization: organizationId, role: access.membership.role, teams })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(caller.user.id)
     .setIssuedAt(issuedAt)

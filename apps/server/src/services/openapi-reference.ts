@@ -1,4 +1,7 @@
-import { parse as parseYaml } from 'yaml';
+import { lazyModule } from '../lazy-module.js';
+
+/** The YAML parser, loaded when a YAML specification is first read. */
+const yaml = lazyModule<typeof import('yaml')>('yaml');
 
 /*
  * The pages of the `openapi-reference` template: an OpenAPI 3.x (or Swagger 2.0) document read from JSON or
@@ -65,7 +68,7 @@ export function parseOpenApiDocument(source: string): JsonObject {
   let value: unknown;
   try {
     // Aliases are capped (the default of 100) so that a small file cannot expand into gigabytes.
-    value = parseYaml(source, { maxAliasCount: 100, prettyErrors: false });
+    value = yaml().parse(source, { maxAliasCount: 100, prettyErrors: false });
   } catch (error) {
     throw new OpenApiDocumentError(`it is not valid JSON or YAML (${error instanceof Error ? error.message.split('\n')[0] : 'parse error'})`);
   }
