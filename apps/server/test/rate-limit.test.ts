@@ -37,3 +37,21 @@ describe('rate limiting', () => {
     await expect(unwrap(anonymous.GET('/user'))).rejects.toBeInstanceOf(QuireApiError);
   });
 });
+
+describe('rate limiting of refused tokens', () => {
+  const server = useTestServer({ env: { QUIRE_RATE_LIMIT: '3' } });
+
+  it('counts each refused token against the client address, so made-up tokens buy no new budget', async () => {
+    const owner = await server.bootstrap('Guessed org');
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const guess = createQuireClient({ baseUrl: server.url, token: `made-up-token-${i}`, retry: false });
+      statuses.push((await guess.GET('/user')).response.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    // The address is out of budget, so even a real token from it waits until the window ends.
+    const { response } = await createQuireClient({ baseUrl: server.url, token: owner.token, retry: false }).GET('/user');
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});

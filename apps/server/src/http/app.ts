@@ -5,9 +5,10 @@ import type { ResponseValidation } from '../config.js';
 import { ping } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import { authenticate } from '../services/auth-service.js';
+import type { Caller } from '../services/caller.js';
 import type { ServiceContext } from '../services/context.js';
 import { answerError, errorHandler } from './error-handler.js';
-import { BadRequestError, MethodNotAllowedError, NotFoundError, NotImplementedError, ServiceUnavailableError } from './errors.js';
+import { BadRequestError, MethodNotAllowedError, NotFoundError, NotImplementedError, ServiceUnavailableError, UnauthorizedError } from './errors.js';
 import { allHandlers } from './handlers/index.js';
 import { jsonBodyReader } from './middleware/body.js';
 import { createRateLimiter } from './middleware/rate-limit.js';
@@ -15,7 +16,7 @@ import { PathValidator, type PathValidatorOptions } from './openapi/route-valida
 import { basePath, listOperations, loadBundledSpec, type OpenApiDocument, type OperationInfo } from './openapi/spec.js';
 import type { PresentContext } from './presenters/context.js';
 import type { AnyHandler, Handlers } from './registry.js';
-import { beginRequest, requestState, type ApiRequest } from './request-state.js';
+import { bearerTokenHash, beginRequest, requestState, type ApiRequest } from './request-state.js';
 import { sendEmpty, sendJson, type ResponseCheck } from './respond.js';
 import { PathRouter } from './router.js';
 import { downloadRouter, type DownloadRouteOptions } from '../storage/download-route.js';
@@ -157,11 +158,20 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   }
 
   const readBody = jsonBodyReader(options.bodyLimitBytes);
-  const limitRate = createRateLimiter({ requestsPerWindow: options.rateLimitPerMinute ?? 0, windowSeconds: 60 });
+  const rateLimiter = createRateLimiter({ requestsPerWindow: options.rateLimitPerMinute ?? 0, windowSeconds: 60 });
+
+  async function authenticateRequest(req: ApiRequest): Promise<Caller> {
+    try {
+      return await authenticate(options.services, bearerTokenHash(req));
+    } catch (error) {
+      if (error instanceof UnauthorizedError) await rateLimiter?.recordRefusedToken(req);
+      throw error;
+    }
+  }
 
   async function serveApi(req: ApiRequest, res: ServerResponse, pathname: string, search: string): Promise<void> {
     const state = requestState(req);
-    if (limitRate) await limitRate(req, res);
+    if (rateLimiter) await rateLimiter.admit(req, res);
     const found = router.lookup(req.method ?? 'GET', pathname);
     if (found.kind === 'not-found') throw new NotFoundError(`No route matches ${req.method} ${pathname}`);
     if (found.kind === 'bad-path') throw new BadRequestError('The path is not valid percent-encoded text');
@@ -177,7 +187,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     req.query = search ? { ...parseQueryString(search) } : {};
     route.validateRequest(req);
     state.checkResponse = route.checkResponse ?? undefined;
-    const caller = operation.requiresAuth ? await authenticate(options.services, req.headers.authorization) : undefined;
+    const caller = operation.requiresAuth ? await authenticateRequest(req) : undefined;
     state.caller = caller;
 
     if (!route.handler) throw new NotImplementedError(operation.operationId);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
+import { hashToken } from '../ids.js';
 import type { Caller } from '../services/caller.js';
 import type { ResponseCheck } from './respond.js';
 
@@ -11,6 +12,8 @@ export interface RequestState {
   /** Set once the operation is known and its answers are checked against the contract. */
   checkResponse?: ResponseCheck | undefined;
   caller?: Caller | undefined;
+  /** The SHA-256 of the bearer token (null without a well-formed one), computed once per request. */
+  tokenHash?: string | null;
 }
 
 const STATE = Symbol('quire.requestState');
@@ -50,6 +53,22 @@ export function requestState(req: IncomingMessage): RequestState {
   const state = (req as WithState)[STATE];
   if (!state) throw new Error('request state missing: beginRequest() was not called');
   return state;
+}
+
+const BEARER = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)[ ]*$/i;
+
+/**
+ * The hash of the request's `Authorization: Bearer <token>`, or undefined without a well-formed one. Both
+ * the rate limiter (its key) and authentication (its lookup) need it; it is computed once per request.
+ */
+export function bearerTokenHash(req: IncomingMessage): string | undefined {
+  const state = maybeRequestState(req);
+  if (state?.tokenHash !== undefined) return state.tokenHash ?? undefined;
+  const authorization = req.headers.authorization;
+  const match = authorization ? BEARER.exec(authorization) : null;
+  const hash = match ? hashToken(match[1]!) : null;
+  if (state) state.tokenHash = hash;
+  return hash ?? undefined;
 }
 
 export function maybeRequestState(req: IncomingMessage): RequestState | undefined {

@@ -1,4 +1,4 @@
-import { hashToken, nowIso } from '../ids.js';
+import { nowIso } from '../ids.js';
 import { UnauthorizedError } from '../http/errors.js';
 import { findTokenWithUser, touchToken } from '../stores/token-store.js';
 import type { Caller } from './caller.js';
@@ -7,16 +7,13 @@ import type { ServiceContext } from './context.js';
 /** `last_used_at` is a hint for people auditing tokens; writing it on every request would make every read a write. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-const BEARER = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)[ ]*$/i;
-
 /**
- * Resolves `Authorization: Bearer <token>` to its user. The token is looked up on every request (nothing is
- * cached) so that a deleted token stops working at once.
+ * Resolves a bearer token, given as its SHA-256 (undefined when the request has none), to its user. The
+ * token is looked up on every request (nothing is cached) so that a deleted token stops working at once.
  */
-export async function authenticate(context: ServiceContext, authorization: string | undefined): Promise<Caller> {
-  const match = authorization ? BEARER.exec(authorization) : null;
-  if (!match) throw new UnauthorizedError('A valid bearer token is required');
-  const found = await findTokenWithUser(context.db, hashToken(match[1]!));
+export async function authenticate(context: ServiceContext, tokenHash: string | undefined): Promise<Caller> {
+  if (tokenHash === undefined) throw new UnauthorizedError('A valid bearer token is required');
+  const found = await findTokenWithUser(context.db, tokenHash);
   if (!found) throw new UnauthorizedError('The bearer token is unknown or revoked');
   const lastUsed = found.token.last_used_at ? Date.parse(found.token.last_used_at) : 0;
   if (Date.now() - lastUsed > TOUCH_INTERVAL_MS) {
