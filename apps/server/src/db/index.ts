@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { lazyModule } from '../lazy-module.js';
 import type { DatabaseConfig } from '../config.js';
 import type { Database } from './schema.js';
-import { CachingSqliteDialect } from './sqlite-driver.js';
+import { CachingSqliteDialect, type ImmediateRead } from './sqlite-driver.js';
 
 /** The PostgreSQL client, loaded only when DATABASE_URL is a postgres:// URL. */
 const postgresClient = lazyModule<typeof import('pg')>('pg', { warm: false });
@@ -37,7 +37,9 @@ function openSqlite(file: string): BetterSqlite3.Database {
 
 export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
   if (config.dialect === 'sqlite') {
-    const db = new Kysely<Database>({ dialect: new CachingSqliteDialect(openSqlite(config.file)) });
+    const dialect = new CachingSqliteDialect(openSqlite(config.file));
+    const db = new Kysely<Database>({ dialect });
+    immediateReads.set(db, dialect.immediateRead);
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const schema = config.schema;
@@ -53,6 +55,17 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', ...(schema ? { schema } : {}), close: () => db.destroy() };
+}
+
+const immediateReads = new WeakMap<Db, ImmediateRead>();
+
+/**
+ * How to run a read at once on this database, skipping Kysely's executor (its promises and bookkeeping
+ * cost more than a primary-key read on SQLite): only for a SQLite database opened here, never for a
+ * transaction (a different Kysely object) or PostgreSQL, which answer undefined.
+ */
+export function immediateReader(db: Db): ImmediateRead | undefined {
+  return immediateReads.get(db);
 }
 
 /** Whether the database answers; used by /readyz. */

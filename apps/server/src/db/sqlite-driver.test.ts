@@ -32,3 +32,33 @@ describe('SQLite rows built from arrays', () => {
     expect(Object.getPrototypeOf(rows[0])).toBe(Object.prototype);
   });
 });
+
+describe('reads at once while the connection is free', () => {
+  const sqlite = new BetterSqlite3(':memory:');
+  const dialect = new CachingSqliteDialect(sqlite);
+  const db = new Kysely<{ notes: { id: number; body: string } }>({ dialect });
+  afterAll(() => db.destroy());
+
+  it('reads at once when nobody holds the connection, and waits (undefined) while a transaction does', async () => {
+    await sql`create table notes (id integer primary key, body text not null)`.execute(db);
+    await db.insertInto('notes').values({ id: 1, body: 'committed' }).execute();
+    const read = () => dialect.immediateRead('select body from notes order by id', []);
+    expect(read()).toEqual([{ body: 'committed' }]);
+
+    let seenInside: unknown;
+    let release!: () => void;
+    const holding = new Promise<void>((resolve) => { release = resolve; });
+    const transaction = db.transaction().execute(async (trx) => {
+      await trx.insertInto('notes').values({ id: 2, body: 'uncommitted' }).execute();
+      await holding; // other requests run here, while the transaction is open
+      seenInside = await trx.selectFrom('notes').select('body').execute();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The transaction holds the connection: an immediate read would see its uncommitted row, so it declines.
+    expect(read()).toBeUndefined();
+    release();
+    await transaction;
+    expect(seenInside).toEqual([{ body: 'committed' }, { body: 'uncommitted' }]);
+    expect(read()).toEqual([{ body: 'committed' }, { body: 'uncommitted' }]);
+  });
+});

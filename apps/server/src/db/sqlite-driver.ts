@@ -42,6 +42,20 @@ export function rowBuilder(columns: readonly string[]): ((values: unknown[]) => 
   return new Function('values', `return { ${fields.join(', ')} };`) as (values: unknown[]) => Record<string, unknown>;
 }
 
+function readRows<R>(statement: BetterSqlite3.Statement, build: CachedStatement['build'], parameters: readonly unknown[]): R[] {
+  if (!build) return statement.all(parameters) as R[];
+  const values = statement.all(parameters) as unknown[][];
+  const rows = new Array<R>(values.length);
+  for (let index = 0; index < values.length; index++) rows[index] = build(values[index]!) as R;
+  return rows;
+}
+
+/**
+ * Runs a read at once, outside Kysely's executor, when no query or transaction holds the connection;
+ * answers undefined when one does (the caller then goes through Kysely and waits its turn).
+ */
+export type ImmediateRead = (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
+
 class CachingSqliteConnection implements DatabaseConnection {
   readonly #db: BetterSqlite3.Database;
   readonly #statements = new Map<string, CachedStatement>();
@@ -67,15 +81,16 @@ class CachingSqliteConnection implements DatabaseConnection {
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const { statement, build } = this.#prepare(compiledQuery.sql);
     const parameters = compiledQuery.parameters as unknown[];
-    if (statement.reader) {
-      if (!build) return Promise.resolve({ rows: statement.all(parameters) as R[] });
-      const values = statement.all(parameters) as unknown[][];
-      const rows = new Array<R>(values.length);
-      for (let index = 0; index < values.length; index++) rows[index] = build(values[index]!) as R;
-      return Promise.resolve({ rows });
-    }
+    if (statement.reader) return Promise.resolve({ rows: readRows<R>(statement, build, parameters) });
     const { changes } = statement.run(parameters);
     return Promise.resolve({ numAffectedRows: BigInt(changes), rows: [] });
+  }
+
+  /** Runs a statement that answers rows, synchronously. */
+  readRows<R>(sql: string, parameters: readonly unknown[]): R[] {
+    const { statement, build } = this.#prepare(sql);
+    if (!statement.reader) throw new Error('readRows() is for statements that answer rows');
+    return readRows<R>(statement, build, parameters);
   }
 
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
@@ -118,6 +133,12 @@ class CachingSqliteDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw('rollback'));
   }
 
+  /**
+   * better-sqlite3 runs a statement synchronously, so a read started while nobody holds the connection ends
+   * before anybody else can take it: it cannot see another request's unfinished transaction.
+   */
+  readonly immediateRead: ImmediateRead = (sql, parameters) => (this.#release ? undefined : this.#connection.readRows(sql, parameters));
+
   async releaseConnection(): Promise<void> {
     const release = this.#release;
     this.#release = undefined;
@@ -131,14 +152,19 @@ class CachingSqliteDriver implements Driver {
 
 export class CachingSqliteDialect implements Dialect {
   readonly #db: BetterSqlite3.Database;
+  #driver: CachingSqliteDriver | undefined;
 
   constructor(db: BetterSqlite3.Database) {
     this.#db = db;
   }
 
   createDriver(): Driver {
-    return new CachingSqliteDriver(this.#db);
+    this.#driver = new CachingSqliteDriver(this.#db);
+    return this.#driver;
   }
+
+  /** See `ImmediateRead`; undefined (always wait) until Kysely has created the driver. */
+  readonly immediateRead: ImmediateRead = (sql, parameters) => this.#driver?.immediateRead(sql, parameters);
 
   createQueryCompiler() {
     return new SqliteQueryCompiler();

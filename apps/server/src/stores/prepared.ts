@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery } from 'kysely';
-import type { Db } from '../db/index.js';
+import { immediateReader, type Db } from '../db/index.js';
 
 /**
  * A query built and compiled once per database, then run with new parameter values. Building a Kysely
@@ -8,20 +8,26 @@ import type { Db } from '../db/index.js';
  *
  * `build` receives placeholder values and must use each parameter exactly as a bound value (not in SQL
  * text); the compiled query's parameters are then found by their placeholders and replaced on each call.
+ * On SQLite, a select runs at once when the connection is free (see `immediateReader`), which halves the
+ * cost of the reads every request makes.
  */
 export function prepared<P extends string[], R>(build: (db: Db, ...params: P) => Compilable<R>): (db: Db, ...params: P) => Promise<R[]> {
-  const cache = new WeakMap<Db, { compiled: CompiledQuery<R>; slots: number[] }>();
+  const cache = new WeakMap<Db, { compiled: CompiledQuery<R>; slots: number[]; isSelect: boolean }>();
   return async (db, ...params) => {
     let entry = cache.get(db);
     if (!entry) {
       const placeholders = params.map((_, index) => `\u0000prepared-parameter-${index}\u0000`) as P;
       const compiled = build(db, ...placeholders).compile();
       const slots = compiled.parameters.map((value) => placeholders.indexOf(value as string));
-      entry = { compiled, slots };
+      entry = { compiled, slots, isSelect: compiled.query.kind === 'SelectQueryNode' };
       cache.set(db, entry);
     }
-    const { compiled, slots } = entry;
+    const { compiled, slots, isSelect } = entry;
     const parameters = compiled.parameters.map((value, index) => (slots[index]! >= 0 ? params[slots[index]!] : value));
+    if (isSelect) {
+      const rows = immediateReader(db)?.(compiled.sql, parameters);
+      if (rows) return rows as R[];
+    }
     const result = await db.executeQuery<R>({ ...compiled, parameters });
     return result.rows;
   };
