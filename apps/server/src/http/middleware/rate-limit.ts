@@ -29,32 +29,52 @@ export interface RateLimiter {
 export function createRateLimiter(options: RateLimitOptions): RateLimiter | null {
   if (options.requestsPerWindow <= 0) return null;
   const limiter = new RateLimiterMemory({ points: options.requestsPerWindow, duration: options.windowSeconds });
-  const setHeaders = (res: ServerResponse, state: RateLimiterRes): void => {
+  // Addresses out of budget, until when: checked synchronously on every request that carries a token.
+  const exhaustedAddresses = new Map<string, number>();
+  const setHeaders = (res: ServerResponse, remaining: number, msBeforeNext: number): void => {
     res.setHeader('RateLimit-Limit', String(options.requestsPerWindow));
-    res.setHeader('RateLimit-Remaining', String(Math.max(0, state.remainingPoints)));
-    res.setHeader('RateLimit-Reset', String(Math.ceil(state.msBeforeNext / 1000)));
+    res.setHeader('RateLimit-Remaining', String(Math.max(0, remaining)));
+    res.setHeader('RateLimit-Reset', String(Math.ceil(msBeforeNext / 1000)));
   };
-  const refuse = (res: ServerResponse, state: RateLimiterRes): never => {
-    setHeaders(res, state);
-    throw new TooManyRequestsError(Math.max(1, Math.ceil(state.msBeforeNext / 1000)));
+  const refuse = (res: ServerResponse, msBeforeNext: number): never => {
+    setHeaders(res, 0, msBeforeNext);
+    throw new TooManyRequestsError(Math.max(1, Math.ceil(msBeforeNext / 1000)));
+  };
+  const noteAddress = (key: string, state: RateLimiterRes): void => {
+    if (state.remainingPoints > 0) return;
+    if (exhaustedAddresses.size >= 10_000) {
+      const now = Date.now();
+      for (const [address, until] of exhaustedAddresses) if (until <= now) exhaustedAddresses.delete(address);
+    }
+    exhaustedAddresses.set(key, Date.now() + state.msBeforeNext);
   };
   return {
     async admit(req, res) {
       const tokenHash = bearerTokenHash(req);
+      const address = addressKey(req);
       if (tokenHash !== undefined) {
-        const address = await limiter.get(addressKey(req));
-        if (address && address.remainingPoints <= 0) refuse(res, address);
+        const until = exhaustedAddresses.get(address);
+        if (until !== undefined) {
+          const msBeforeNext = until - Date.now();
+          if (msBeforeNext > 0) refuse(res, msBeforeNext);
+          exhaustedAddresses.delete(address);
+        }
       }
+      const key = tokenHash === undefined ? address : `token:${tokenHash}`;
       try {
-        setHeaders(res, await limiter.consume(tokenHash === undefined ? addressKey(req) : `token:${tokenHash}`));
+        const state = await limiter.consume(key);
+        if (tokenHash === undefined) noteAddress(address, state);
+        setHeaders(res, state.remainingPoints, state.msBeforeNext);
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        refuse(res, rejection);
+        if (tokenHash === undefined) noteAddress(address, rejection);
+        refuse(res, rejection.msBeforeNext);
       }
     },
     async recordRefusedToken(req) {
       if (bearerTokenHash(req) === undefined) return; // already counted against the address by admit()
-      await limiter.penalty(addressKey(req));
+      const address = addressKey(req);
+      noteAddress(address, await limiter.penalty(address));
     },
   };
 }
