@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    /** Every PostgreSQL schema this test run creates starts with it (see test/dialects.ts). */
+    testSchemaPrefix: string;
+  }
+}
+
+/**
+ * PostgreSQL test schemas are dropped once, when the whole run ends, not by each test file: Kysely's
+ * migrator lists the tables of every schema (`pg_get_serial_sequence` on each), and a schema another file
+ * dropped in the middle of that listing failed the migration with "schema ... does not exist".
+ */
+export default function setup(project: TestProject): () => Promise<void> {
+  const prefix = `test_${randomBytes(4).toString('hex')}_`;
+  project.provide('testSchemaPrefix', prefix);
+  return async () => {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) return;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ name: string }>(
+        'select nspname as name from pg_namespace where starts_with(nspname, $1)', [prefix],
+      );
+      for (const { name } of rows) await client.query(`drop schema if exists "${name}" cascade`);
+    } finally {
+      await client.end();
+    }
+  };
+}
