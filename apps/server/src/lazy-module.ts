@@ -2,6 +2,9 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
+/** The loaders `warmLazyModules` runs. */
+const registered: Array<() => unknown> = [];
+
 /**
  * A library loaded the first time it is used rather than when the server starts. Start-up is measured
  * (first answer within 1.5 s of starting the process): the markdown stack, YAML, JWT signing and the
@@ -20,11 +23,9 @@ export function lazyModule<T>(specifier: string, options: { warm?: boolean } = {
   return load;
 }
 
-const registered: Array<() => unknown> = [];
-
 /**
  * Loads every lazy library not loaded yet, one per turn of the event loop, so that requests arriving
- * meanwhile wait for at most one library. Answers how many it loaded.
+ * meanwhile wait for at most one library. Answers how many libraries are now loaded.
  */
 export async function warmLazyModules(): Promise<number> {
   let count = 0;
