@@ -134,6 +134,15 @@ export async function listSpacesOfOrganization(
   };
 }
 
+/** What a space starts with, new or duplicated: not deleted, nothing commented or proposed yet. */
+const NO_ACTIVITY_YET = {
+  deleted_at: null,
+  comments_count: 0,
+  change_requests_count: 0,
+  change_requests_open: 0,
+  change_requests_draft: 0,
+} as const satisfies Partial<SpaceRow>;
+
 /** Stores an empty page tree and answers its root hash, in the caller's transaction. */
 async function writeEmptyTree(tx: ServiceContext): Promise<string> {
   const writer = new TreeWriter(new SqlObjectReader(tx.db));
@@ -177,11 +186,7 @@ export async function createSpace(
       position,
       created_at: now,
       updated_at: now,
-      deleted_at: null,
-      comments_count: 0,
-      change_requests_count: 0,
-      change_requests_open: 0,
-      change_requests_draft: 0,
+      ...NO_ACTIVITY_YET,
     };
     await insertSpace(trx, space);
     await insertFirstRevision(tx, space, await writeEmptyTree(tx), caller, now);
@@ -305,11 +310,7 @@ export async function duplicateSpaceById(context: ServiceContext, caller: Caller
       position: positionBetween(original.position, next?.position ?? null),
       created_at: now,
       updated_at: now,
-      deleted_at: null,
-      comments_count: 0,
-      change_requests_count: 0,
-      change_requests_open: 0,
-      change_requests_draft: 0,
+      ...NO_ACTIVITY_YET,
     };
     await insertSpace(tx.db, copy);
     await insertFirstRevision(tx, copy, revision.root, caller, now);
