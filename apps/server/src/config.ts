@@ -49,7 +49,7 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+export const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const NODE_ENVS: readonly NodeEnv[] = ['development', 'production', 'test'];
 const RESPONSE_VALIDATIONS: readonly ResponseValidation[] = ['fail', 'log', 'off'];
 

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { parseDatabaseUrl } from '../config.js';
+import { LOG_LEVELS, parseDatabaseUrl, type LogLevel } from '../config.js';
 import { openDatabase } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createLogger } from '../logger.js';
@@ -25,6 +25,7 @@ import { formatImportBenchReport, runImportBench } from './import-bench.js';
  * Then the content benches: import of a generated 5,000-page Git repository (time), search over 50,000
  * pages (p50/p99 per query kind), and a one-page edit in a 10,000-page space (time and bytes written).
  * Options: --duration <seconds per load> (default 5), --rounds <n> (default 3), --spaces <n> (default 1000),
+ * --log-level <level> of the server (default warn; production's default, info, logs a line per request),
  * --only http,import,search,edit (default all), --json.
  */
 
@@ -36,6 +37,14 @@ function option(name: string, fallback: number): number {
   const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
   if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
   return value;
+}
+
+function logLevelOption(): LogLevel {
+  const index = process.argv.indexOf('--log-level');
+  if (index < 0) return 'warn';
+  const level = process.argv[index + 1] as LogLevel;
+  if (!LOG_LEVELS.includes(level)) throw new Error(`--log-level takes one of ${LOG_LEVELS.join(', ')}`);
+  return level;
 }
 
 async function freePort(): Promise<number> {
@@ -170,13 +179,14 @@ interface HttpReport {
   durationSeconds: number;
   rounds: number;
   spaces: number;
+  logLevel: LogLevel;
   measurements: Measurement[];
 }
 
 function formatHttpReport(report: HttpReport): string {
   const lines = [
     `time to first answer: ${report.firstAnswerMs} ms (process start to first authenticated 200)`,
-    `autocannon: ${report.connections} connections, ${report.rounds} rounds of ${report.durationSeconds} s per server and target, ${report.spaces} spaces`,
+    `autocannon: ${report.connections} connections, ${report.rounds} rounds of ${report.durationSeconds} s per server and target, ${report.spaces} spaces, server log level ${report.logLevel}`,
     '',
     'target                                            body B   req/s     p50 ms  p99 ms  | bare req/s  p50  p99 | ratio',
   ];
@@ -194,6 +204,7 @@ async function runHttpBench(): Promise<HttpReport> {
   const duration = option('duration', 5);
   const rounds = option('rounds', 3);
   const spaceCount = option('spaces', 1000);
+  const logLevel = logLevelOption();
   const dir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
   const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
   const children: ChildProcess[] = [];
@@ -207,13 +218,17 @@ async function runHttpBench(): Promise<HttpReport> {
 
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
+    // Warnings and errors show in this report; below warn, the line logged per request goes to a file, as a
+    // deployment would write it, rather than between these lines.
+    const logFile = ['info', 'debug', 'trace'].includes(logLevel) ? openSync(join(dir, 'server.log'), 'a') : 'inherit';
     const started = performance.now();
     const server = spawn(process.execPath, [mainScript], {
-      env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', QUIRE_RUN_JOBS: 'false',
+      env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: logLevel, QUIRE_RUN_JOBS: 'false',
         // The limiter stays in the measured path, with a budget no run of the bench can reach.
         QUIRE_RATE_LIMIT: '1000000' },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', logFile, 'inherit'],
     });
+    if (typeof logFile === 'number') closeSync(logFile);
     children.push(server);
     const orgUrl = `${base}/v1/orgs/${owner.organizationId}`;
     await until(async () => ((await fetch(orgUrl, { headers: auth })).status === 200 ? true : undefined), 30_000);
@@ -265,7 +280,7 @@ async function runHttpBench(): Promise<HttpReport> {
     }
     await stop(server);
 
-    return { firstAnswerMs: Math.round(firstAnswerMs), connections: 50, durationSeconds: duration, rounds, spaces: spaceCount, measurements };
+    return { firstAnswerMs: Math.round(firstAnswerMs), connections: 50, durationSeconds: duration, rounds, spaces: spaceCount, logLevel, measurements };
   } finally {
     for (const child of children) await stop(child);
     rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,8 @@
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { urlForLog } from './request-state.js';
+import { createLogger } from '../logger.js';
+import { beginRequest, urlForLog } from './request-state.js';
 
 describe('urlForLog', () => {
   it('keeps the path and ordinary parameters but hides share keys and download signatures', () => {
@@ -7,5 +10,57 @@ describe('urlForLog', () => {
     expect(urlForLog('/downloads/h/f.pdf?expires=1&sig=abcdef')).toBe('/downloads/h/f.pdf?expires=1&sig=[redacted]');
     expect(urlForLog('/v1/orgs?page=p2')).toBe('/v1/orgs?page=p2');
     expect(urlForLog(undefined)).toBe('');
+  });
+});
+
+/** A logger whose lines are kept, parsed, in `lines`. */
+function memoryLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  return { logger, lines };
+}
+
+/** Just enough of a request and its answer for beginRequest: headers in, headers and `finish` out. */
+function fakeExchange(url: string, headers: Record<string, string>) {
+  const req = { method: 'GET', url, headers } as unknown as IncomingMessage;
+  const sent = new Map<string, unknown>();
+  const res = Object.assign(new EventEmitter(), {
+    statusCode: 200,
+    setHeader: (name: string, value: unknown) => void sent.set(name.toLowerCase(), value),
+  }) as unknown as ServerResponse;
+  return { req, res, sent };
+}
+
+describe('beginRequest', () => {
+  it('logs one line per finished request, with its id and no secret of the request', () => {
+    const { logger, lines } = memoryLogger();
+    const { req, res, sent } = fakeExchange('/v1/spaces/abc?shareKey=s3cret', { authorization: 'Bearer qk_secret', 'x-request-id': 'trace-1' });
+    const state = beginRequest(req, res, logger);
+    expect(state.requestId).toBe('trace-1');
+    expect(sent.get('x-request-id')).toBe('trace-1');
+    expect(lines).toHaveLength(0);
+    res.statusCode = 404;
+    res.emit('finish');
+    res.emit('finish');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ msg: 'request', reqId: 'trace-1', method: 'GET', url: '/v1/spaces/abc?shareKey=[redacted]', status: 404 });
+    expect(lines[0]!.ms).toEqual(expect.any(Number));
+    expect(JSON.stringify(lines[0])).not.toContain('secret');
+  });
+
+  it('replaces an unusable X-Request-Id with a fresh one', () => {
+    const { logger } = memoryLogger();
+    const { req, res } = fakeExchange('/v1/orgs', { 'x-request-id': 'has spaces and {braces}' });
+    expect(beginRequest(req, res, logger).requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('leaves the redaction of other log lines in place', () => {
+    const { logger, lines } = memoryLogger();
+    const { req, res } = fakeExchange('/v1/orgs', {});
+    beginRequest(req, res, logger);
+    res.emit('finish');
+    logger.info({ token: 'qk_secret', req: { headers: { authorization: 'Bearer qk_secret' } } }, 'something else');
+    expect(lines).toHaveLength(2);
+    expect(JSON.stringify(lines[1])).not.toContain('qk_secret');
   });
 });
