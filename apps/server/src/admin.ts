@@ -2,11 +2,12 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
-import { ApiError } from './http/errors.js';
+import { ApiError } from './errors.js';
 import { createLogger } from './logger.js';
 import { ROLES, type RoleOrGuest } from './policies/roles.js';
 import { addMember, bootstrap, createToken } from './services/admin-service.js';
 import type { ServiceContext } from './services/context.js';
+import { setVerified } from './services/integration-service.js';
 
 /**
  * The admin command line (`npm run -s admin -- <command> ... --json`). Each command prints exactly one JSON
@@ -36,9 +37,9 @@ async function withServices<T>(run: (context: ServiceContext) => Promise<T>): Pr
   }
 }
 
-function print(result: Record<string, string>, json: boolean): void {
+function print(result: Record<string, string>, json: boolean, typed: Record<string, boolean> = {}): void {
   if (json) {
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    process.stdout.write(`${JSON.stringify({ ...result, ...typed })}\n`);
     return;
   }
   for (const [key, value] of Object.entries(result)) process.stdout.write(`${key}: ${value}\n`);
@@ -85,6 +86,16 @@ export function buildProgram(): Command {
       const result = await withServices((context) =>
         createToken(context, { email: options.email, ...(options.label ? { label: options.label } : {}) }));
       print({ userId: result.userId, token: result.token }, options.json);
+    });
+
+  program.command('verify-integration')
+    .description('Mark a published integration as verified by the operators of this installation (or, with --revoke, as not verified).')
+    .requiredOption('--name <integrationName>', 'name of the integration', nonEmpty('--name'))
+    .option('--revoke', 'mark it as not verified', false)
+    .option('--json', 'print the result as one JSON object', false)
+    .action(async (options: { name: string; revoke: boolean; json: boolean }) => {
+      const result = await withServices((context) => setVerified(context, options.name, !options.revoke));
+      print({ name: result.name, verified: String(result.verified) }, options.json, { verified: result.verified });
     });
 
   return program;

@@ -74,4 +74,20 @@ describeEachDialect('admin command line', (dialect) => {
       expect(result.stderr.trim().length, args.join(' ')).toBeGreaterThan(0);
     }
   });
+  it('verify-integration marks a published integration verified (and --revoke unmarks it), printing one JSON object', async () => {
+    const owner = JSON.parse((await admin('bootstrap', '--org', 'Publisher', '--email', 'publisher@example.com', '--json')).stdout) as { organizationId: string; token: string };
+    const client = createQuireClient({ baseUrl: server.url, token: owner.token, retry: false });
+    const name = `verified-${dialect}`;
+    await unwrap(client.POST('/integrations/{integrationName}', { params: { path: { integrationName: name } }, body: { organization: owner.organizationId, title: 'Verified', description: 'd', scopes: [], script: 'x', runtime: 'v1' } }));
+    const verified = await admin('verify-integration', '--name', name, '--json');
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(verified.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(verified.stdout)).toEqual({ name, verified: true });
+    expect((await unwrap(client.GET('/integrations/{integrationName}', { params: { path: { integrationName: name } } }))).verified).toBe(true);
+    expect(JSON.parse((await admin('verify-integration', '--name', name, '--revoke', '--json')).stdout)).toEqual({ name, verified: false });
+    expect((await unwrap(client.GET('/integrations/{integrationName}', { params: { path: { integrationName: name } } }))).verified).toBe(false);
+    const missing = await admin('verify-integration', '--name', 'no-such-integration', '--json');
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe('');
+  });
 });

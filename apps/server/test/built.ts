@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 /** Entry points of the build (`turbo test` builds first); these tests run them as real processes. */
@@ -29,4 +30,31 @@ export function run(file: string, args: string[], env: Record<string, string>): 
 
 export function exited(child: ChildProcess): Promise<number | null> {
   return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** A TCP port nothing listens on right now, for a server process a test starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Waits until the server at `base` answers /readyz with 200; `output` is shown if it does not within 45 s
+ * (a start takes a second on an idle machine, far longer on a 2-core one that runs other suites too).
+ */
+export async function untilReady(base: string, output: () => string): Promise<void> {
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/readyz`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start: ${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }

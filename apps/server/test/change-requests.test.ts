@@ -3,14 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { paginate, unwrap, type QuireClient } from '@quire/client';
 import type { ChangeRequest, ChangeRequestContentChange, Space } from '@quire/api-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { materializeRoot, readMarkdown, type MaterializedPage } from '../src/content/index.js';
 import { newId } from '../src/ids.js';
 import { makePng } from '../src/pdf/pdf-test-support.js';
 import type { RoleOrGuest } from '../src/policies/roles.js';
-import { SqlObjectReader } from '../src/stores/content-object-store.js';
+import { SEARCH_REINDEX_JOB } from '../src/services/search-reindex.js';
 import { describeEachDialect } from './dialects.js';
 import { createSpace as createSpaceIn, expectError, newMember, newOrg as createOrg, type TestMember, type TestOrg } from './helpers.js';
+import { readPages, readRevision } from './content-fixtures.js';
 import { startTestServer, type TestServer } from './server.js';
+import { blobsInDatabase, countStoredRows, storedJobs, storedRevision, storedRevisionsOfChangeRequest, storedTree } from './storage-facts.js';
+import { requestReview, setConversationsIssuesCluster } from './storage-setup.js';
 
 describeEachDialect('change requests', (dialect) => {
   let server: TestServer;
@@ -89,37 +91,20 @@ describeEachDialect('change requests', (dialect) => {
   /** Lets the clock move on, so that writes made one after the other get different `updatedAt` (ms) values. */
   const tick = () => new Promise((resolve) => setTimeout(resolve, 3));
 
-  /** The pages of a revision, flattened parents first, with their markdown. */
-  async function pagesOf(revisionId: string, on: TestServer = server): Promise<Array<MaterializedPage & { markdown: string }>> {
-    const revision = await on.db.selectFrom('revisions').select('root').where('id', '=', revisionId).executeTakeFirstOrThrow();
-    const reader = new SqlObjectReader(on.db);
-    const tree = await materializeRoot(reader, revision.root);
-    const out: Array<MaterializedPage & { markdown: string }> = [];
-    const walk = async (pages: MaterializedPage[]) => {
-      for (const page of pages) {
-        out.push({ ...page, markdown: await readMarkdown(reader, page.contentHash) });
-        await walk(page.pages);
-      }
-    };
-    await walk(tree.pages);
-    return out;
-  }
-
-  async function filesOf(revisionId: string) {
-    const revision = await server.db.selectFrom('revisions').select('root').where('id', '=', revisionId).executeTakeFirstOrThrow();
-    return (await materializeRoot(new SqlObjectReader(server.db), revision.root)).files;
-  }
-
-  async function countRows(table: 'revisions' | 'content_objects' | 'change_requests', spaceId?: string): Promise<number> {
-    let query = server.db.selectFrom(table).select((eb) => eb.fn.countAll().as('count'));
-    if (spaceId && table !== 'content_objects') query = query.where('space_id', '=', spaceId);
-    return Number((await query.executeTakeFirstOrThrow()).count);
-  }
+  /** The pages of the space's main content, parents first, with their markdown. */
+  const mainPages = (client: QuireClient, spaceId: string) => readPages(client, { spaceId });
+  /** The pages of a change request's content, parents first, with their markdown. */
+  const crPages = (client: QuireClient, spaceId: string, changeRequestId: string) => readPages(client, { spaceId, changeRequestId });
 
   /** The space's counters must equal what its change requests' statuses say. */
   async function expectCountersExact(client: QuireClient, spaceId: string, expected?: { total: number; open: number; draft: number }): Promise<void> {
-    const rows = await server.db.selectFrom('change_requests').select('status').where('space_id', '=', spaceId).execute();
-    const actual = { total: rows.length, open: rows.filter((r) => r.status === 'open').length, draft: rows.filter((r) => r.status === 'draft').length };
+    const inStatus = async (status: 'draft' | 'open' | 'archived' | 'merged') => {
+      let count = 0;
+      for await (const _cr of paginate((page) => client.GET('/spaces/{spaceId}/change-requests', { params: { path: { spaceId }, query: { status, limit: 100, ...(page ? { page } : {}) } } }))) count++;
+      return count;
+    };
+    const [open, draft, archived, merged] = await Promise.all([inStatus('open'), inStatus('draft'), inStatus('archived'), inStatus('merged')]);
+    const actual = { total: open + draft + archived + merged, open, draft };
     if (expected) expect(actual).toEqual(expected);
     const space = await getSpace(client, spaceId);
     expect({ total: space.changeRequests, open: space.changeRequestsOpen, draft: space.changeRequestsDraft }).toEqual(actual);
@@ -181,7 +166,8 @@ describeEachDialect('change requests', (dialect) => {
       expectError(await post({ subject: 'x'.repeat(101) }), 400, /body\.subject/);
       expectError(await post({ status: 'open' }), 400, 'body.status is not allowed');
       expectError(await post({ description: { object: 'text' } }), 400, /body\.description/);
-      expect(await countRows('change_requests', space.id)).toBe(0);
+      // Nothing written: no row a list could miss, whatever its status.
+      expect(await countStoredRows(server, 'change_requests', space.id)).toBe(0);
       await expectCountersExact(org.client, space.id, { total: 0, open: 0, draft: 0 });
     });
 
@@ -226,7 +212,7 @@ describeEachDialect('change requests', (dialect) => {
     });
   });
 
-  describe('listChangeRequestsForSpace and listChangeRequestsForOrganization', () => {
+  describe('listChangeRequestsForSpace and the same filters on listChangeRequestsForOrganization', () => {
     it('lists open requests by default, newest activity first, with every filter', async () => {
       const org = await newOrg();
       const space = await createSpace(org);
@@ -258,8 +244,8 @@ describeEachDialect('change requests', (dialect) => {
       expect((await list({ contributor: editor.userId, creator: org.userId })).items.map((cr) => cr.id)).toEqual([first.id]);
 
       // No operation requests reviews or links clusters yet: the stored fields still filter.
-      await server.db.insertInto('change_request_reviewers').values({ change_request_id: second.id, user_id: org.userId, requested_at: new Date().toISOString() }).execute();
-      await server.db.updateTable('change_requests').set({ conversations_issues_cluster: 'cluster-1' }).where('id', '=', first.id).execute();
+      await requestReview(server, second.id, org.userId);
+      await setConversationsIssuesCluster(server, first.id, 'cluster-1');
       expect((await list({ requestedReviewer: org.userId })).items.map((cr) => cr.id)).toEqual([second.id]);
       expect((await list({ requestedReviewer: editor.userId })).items).toEqual([]);
       const clustered = await list({ conversationsIssuesCluster: 'cluster-1' });
@@ -322,7 +308,9 @@ describeEachDialect('change requests', (dialect) => {
       expect(all).toHaveLength(10);
       expect(new Set(all).size).toBe(10);
     });
+  });
 
+  describe('listChangeRequestsForOrganization', () => {
     it('lists across the spaces of the organization the caller can see, without deleted spaces', async () => {
       const org = await newOrg();
       const visible = await createSpace(org, { title: 'Visible' });
@@ -398,7 +386,7 @@ describeEachDialect('change requests', (dialect) => {
       const org = await newOrg();
       const space = await createSpace(org);
       const cr = await createCr(org.client, space.id);
-      const revisionsBefore = await countRows('revisions', space.id);
+      const revisionsBefore = await countStoredRows(server, 'revisions', space.id);
       const result = await editOk(org.client, space.id, cr.number, [
         { operation: 'insert_page', title: 'Guide', document: { markdown: '# Guide' }, ref: 'guide' },
         { operation: 'insert_page', title: 'API', document: { markdown: 'Endpoints' }, ref: 'api', into: 'guide' },
@@ -414,15 +402,17 @@ describeEachDialect('change requests', (dialect) => {
       expect(updated.revision).not.toBe(cr.revision);
       expect(updated.revisionInitial).toBe(cr.revision);
       expect(updated.outdated).toBe(false);
-      expect(await countRows('revisions', space.id)).toBe(revisionsBefore + 1);
-      const revision = await server.db.selectFrom('revisions').selectAll().where('id', '=', updated.revision).executeTakeFirstOrThrow();
-      expect(revision).toMatchObject({ type: 'edits', change_request_id: cr.id, parents: JSON.stringify([cr.revision]), created_by: org.userId });
+      // The whole batch is one revision: a fact of storage, revisions are not listed.
+      expect(await countStoredRows(server, 'revisions', space.id)).toBe(revisionsBefore + 1);
+      expect(await readRevision(org.client, { spaceId: space.id, changeRequestId: cr.id })).toMatchObject({ id: updated.revision, type: 'edits', parents: [cr.revision] });
+      // Who made it, and for which request, is stored only.
+      expect(await storedRevision(server, updated.revision)).toMatchObject({ change_request_id: cr.id, created_by: org.userId });
 
-      const pages = await pagesOf(updated.revision);
+      const pages = await crPages(org.client, space.id, cr.id);
       const [guide, api] = [result.changes[0]!.page, result.changes[1]!.page];
       expect(pages.map((page) => [page.id, page.title, page.path])).toEqual([[guide, 'Guide', 'guide'], [api, 'API reference', 'guide/api']]);
       expect(pages[0]!.markdown).toContain(`(/pages/${api})`);
-      expect(await pagesOf((await getSpace(org.client, space.id)).revision)).toEqual([]);
+      expect(await mainPages(org.client, space.id)).toEqual([]);
       expect((await getCr(org.client, space.id, cr.id)).revision).toBe(updated.revision);
     });
 
@@ -430,12 +420,13 @@ describeEachDialect('change requests', (dialect) => {
       const org = await newOrg();
       const space = await createSpace(org);
       const cr = await createCr(org.client, space.id);
-      const before = { revisions: await countRows('revisions', space.id), objects: await countRows('content_objects'), cr: await getCr(org.client, space.id, cr.id) };
+      // "No trace" is a fact of storage: no revision and no content object written.
+      const before = { revisions: await countStoredRows(server, 'revisions', space.id), objects: await countStoredRows(server, 'content_objects'), cr: await getCr(org.client, space.id, cr.id) };
       const changes: unknown[] = Array.from({ length: 9 }, (_, i) => ({ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `unique body ${newId()}` } }));
       changes.push({ operation: 'update_page', page: 'no-such-page', title: 'x' });
       expectError(await edit(org.client, space.id, cr.id, changes), 400, /changes\[9\]/);
-      expect(await countRows('revisions', space.id)).toBe(before.revisions);
-      expect(await countRows('content_objects')).toBe(before.objects);
+      expect(await countStoredRows(server, 'revisions', space.id)).toBe(before.revisions);
+      expect(await countStoredRows(server, 'content_objects')).toBe(before.objects);
       expect(await getCr(org.client, space.id, cr.id)).toEqual(before.cr);
       // A slug taken among siblings, a move into itself: each names its change.
       expectError(await edit(org.client, space.id, cr.id, [
@@ -481,12 +472,13 @@ describeEachDialect('change requests', (dialect) => {
         expect(download.status).toBe(200);
         expect(Buffer.from(await download.arrayBuffer())).toEqual(bytes);
       }
-      const stored = await filesOf(result.changeRequest.revision);
-      expect(stored.map((file) => file.id)).toEqual(inserted.map((file) => file.id));
-      // The bytes live in the blob storage, not in the database.
-      const inDatabase = await server.db.selectFrom('content_objects').select('hash').where('hash', 'in', stored.map((file) => file.blob)).execute();
-      expect(inDatabase).toEqual([]);
-      const [page] = await pagesOf(result.changeRequest.revision);
+      const content = await readRevision(org.client, { spaceId: space.id, changeRequestId: cr.id });
+      expect(content.files.map((file) => file.id)).toEqual(inserted.map((file) => file.id));
+      // Where the bytes are kept is the subject: in the blob storage, not in the database.
+      const blobs = (await storedTree(server, result.changeRequest.revision)).files.map((file) => file.blob);
+      expect(blobs).toHaveLength(2);
+      expect(await blobsInDatabase(server, blobs)).toEqual([]);
+      const [page] = await crPages(org.client, space.id, cr.id);
       expect(page!.markdown).toContain(`/files/${inserted[0]!.id}`);
       expect(page!.markdown).toContain(`/files/${inserted[1]!.id}`);
     });
@@ -545,13 +537,15 @@ describeEachDialect('change requests', (dialect) => {
       expect(merged.result).toBe('merge');
       const after = await getSpace(org.client, space.id);
       expect(after.revision).toBe(merged.revision);
-      const revision = await server.db.selectFrom('revisions').selectAll().where('id', '=', merged.revision).executeTakeFirstOrThrow();
-      expect(revision).toMatchObject({ type: 'merge', change_request_id: cr.id, parents: JSON.stringify([space.revision, edited.changeRequest.revision]) });
-      expect((await pagesOf(after.revision)).map((page) => [page.title, page.markdown])).toEqual([['Hello', 'world']]);
+      expect(await readRevision(org.client, { spaceId: space.id })).toMatchObject({ id: merged.revision, type: 'merge', parents: [space.revision, edited.changeRequest.revision] });
+      // The request a revision was made for is stored only.
+      expect((await storedRevision(server, merged.revision)).change_request_id).toBe(cr.id);
+      expect((await mainPages(org.client, space.id)).map((page) => [page.title, page.markdown])).toEqual([['Hello', 'world']]);
       const mergedCr = await getCr(org.client, space.id, cr.id);
       expect(mergedCr).toMatchObject({ status: 'merged', revisionMerged: merged.revision, outdated: false });
       await expectCountersExact(org.client, space.id, { total: 1, open: 0, draft: 0 });
-      const jobs = await server.db.selectFrom('jobs').select(['kind', 'payload']).where('kind', '=', 'search.reindex').execute();
+      // The reindex is queued in the merge's own transaction; the queue shows nowhere but in storage.
+      const jobs = await storedJobs(server, SEARCH_REINDEX_JOB, space.id);
       expect(jobs.map((job) => JSON.parse(job.payload))).toContainEqual({ spaceId: space.id });
       expectError(await merge(org.client, space.id, cr.id), 409, /merged/);
     });
@@ -571,7 +565,7 @@ describeEachDialect('change requests', (dialect) => {
       expect((await getCr(org.client, space.id, two.id)).outdated).toBe(true);
       const second = await unwrap(merge(org.client, space.id, two.id));
       expect(second.result).toBe('merge');
-      const main = await pagesOf((await getSpace(org.client, space.id)).revision);
+      const main = await mainPages(org.client, space.id);
       expect(main.map((page) => [page.title, page.markdown])).toEqual([
         ['Alpha', 'a1 changed\na2\na3\na4\na5 changed'],
         ['Beta renamed', 'b1\nb2\nb3'],
@@ -589,8 +583,9 @@ describeEachDialect('change requests', (dialect) => {
       const twoEdited = await editOk(org.client, space.id, two.id, [{ operation: 'update_page', page: alpha, title: 'Alpha two', document: { markdown: 'a1\nTWO\na3\na4\na5' } }]);
       await unwrap(merge(org.client, space.id, one.id));
       const mainBefore = await getSpace(org.client, space.id);
-      const revisionsBefore = await countRows('revisions', space.id);
-      const jobsBefore = await server.db.selectFrom('jobs').select('id').execute();
+      // "Changes nothing" is a fact of storage too: no revision written, no job queued.
+      const revisionsBefore = await countStoredRows(server, 'revisions', space.id);
+      const jobsBefore = await countStoredRows(server, 'jobs');
 
       const result = await unwrap(merge(org.client, space.id, two.id));
       expect(result).toEqual({
@@ -602,8 +597,8 @@ describeEachDialect('change requests', (dialect) => {
         ],
       });
       expect(await getSpace(org.client, space.id)).toEqual(mainBefore);
-      expect(await countRows('revisions', space.id)).toBe(revisionsBefore);
-      expect(await server.db.selectFrom('jobs').select('id').execute()).toEqual(jobsBefore);
+      expect(await countStoredRows(server, 'revisions', space.id)).toBe(revisionsBefore);
+      expect(await countStoredRows(server, 'jobs')).toBe(jobsBefore);
       expect(await getCr(org.client, space.id, two.id)).toMatchObject({ status: 'draft', revision: twoEdited.changeRequest.revision, outdated: true });
       await expectCountersExact(org.client, space.id, { total: 3, open: 0, draft: 1 });
     });
@@ -646,13 +641,14 @@ describeEachDialect('change requests', (dialect) => {
       expect(updated.result).toBe('update');
       const after = await getCr(org.client, space.id, mine.id);
       expect(after).toMatchObject({ revision: updated.revision, revisionMergedAncestor: main.revision, outdated: false, revisionInitial: mine.revisionInitial });
-      const revision = await server.db.selectFrom('revisions').selectAll().where('id', '=', updated.revision).executeTakeFirstOrThrow();
-      expect(revision).toMatchObject({ type: 'update', change_request_id: mine.id, parents: JSON.stringify([current.revision, main.revision]) });
-      expect((await pagesOf(updated.revision)).map((page) => page.markdown)).toEqual(['a1 mine\na2\na3\na4\na5', 'b1 main\nb2\nb3']);
+      expect(await readRevision(org.client, { spaceId: space.id, changeRequestId: mine.id })).toMatchObject({ id: updated.revision, type: 'update', parents: [current.revision, main.revision] });
+      // The request a revision was made for is stored only.
+      expect((await storedRevision(server, updated.revision)).change_request_id).toBe(mine.id);
+      expect((await crPages(org.client, space.id, mine.id)).map((page) => page.markdown)).toEqual(['a1 mine\na2\na3\na4\na5', 'b1 main\nb2\nb3']);
       // Main itself did not move, and the merge now uses the update as its base.
       expect((await getSpace(org.client, space.id)).revision).toBe(main.revision);
       expect((await unwrap(merge(org.client, space.id, mine.id))).result).toBe('merge');
-      expect((await pagesOf((await getSpace(org.client, space.id)).revision)).map((page) => page.markdown)).toEqual(['a1 mine\na2\na3\na4\na5', 'b1 main\nb2\nb3']);
+      expect((await mainPages(org.client, space.id)).map((page) => page.markdown)).toEqual(['a1 mine\na2\na3\na4\na5', 'b1 main\nb2\nb3']);
     });
 
     it('answers conflicts and changes nothing; 401, 404, 403 when locked, 409 when merged', async () => {
@@ -689,9 +685,15 @@ describeEachDialect('change requests', (dialect) => {
       ])));
       const final = await getCr(org.client, space.id, cr.id);
       expect(results.map((result) => result.changeRequest.revision)).toContain(final.revision);
-      expect((await pagesOf(final.revision)).map((page) => page.title).sort()).toEqual(Array.from({ length: 6 }, (_, i) => `Page ${i}`));
-      const revisions = await server.db.selectFrom('revisions').select('parents').where('change_request_id', '=', cr.id).execute();
+      expect((await crPages(org.client, space.id, cr.id)).map((page) => page.title).sort()).toEqual(Array.from({ length: 6 }, (_, i) => `Page ${i}`));
+      // Storage shows what no read does: six revisions, each on top of the one before, none lost or forked.
+      const revisions = await storedRevisionsOfChangeRequest(server, cr.id);
       expect(revisions).toHaveLength(6);
+      const childOf = new Map(revisions.map((revision) => [(JSON.parse(revision.parents) as string[])[0]!, revision.id]));
+      const chain = [cr.revision];
+      while (childOf.has(chain.at(-1)!)) chain.push(childOf.get(chain.at(-1)!)!);
+      expect(chain).toHaveLength(7);
+      expect(chain.at(-1)).toBe(final.revision);
     });
 
     it('merges concurrent merges of disjoint requests on top of each other', async () => {
@@ -705,7 +707,7 @@ describeEachDialect('change requests', (dialect) => {
       expect(merged.map((result) => result.result)).toEqual(['merge', 'merge', 'merge']);
       const main = await getSpace(org.client, space.id);
       expect(merged.map((result) => result.revision)).toContain(main.revision);
-      expect((await pagesOf(main.revision)).map((page) => [page.title, page.markdown])).toEqual([
+      expect((await mainPages(org.client, space.id)).map((page) => [page.title, page.markdown])).toEqual([
         ['Alpha', 'A\na2\na3\na4\na5'],
         ['Beta', 'b1\nb2\nB'],
         ['New', 'n'],

@@ -1,15 +1,13 @@
 import { paginate, unwrap, type QuireClient } from '@quire/client';
 import type { components, Space } from '@quire/api-types';
 import { describe, expect, it } from 'vitest';
-import { insertPage, markdownToDocument, TreeWriter, type DocNode } from '../src/content/index.js';
-import { newId, nowIso } from '../src/ids.js';
+import { markdownToDocument, type DocNode } from '../src/content/index.js';
 import type { RoleOrGuest } from '../src/policies/roles.js';
 import { purgeExpiredSpaces, SPACE_RETENTION_MS } from '../src/services/space-lifecycle.js';
-import { putObjects, SqlObjectReader } from '../src/stores/content-object-store.js';
-import { findRevisionById, insertRevision } from '../src/stores/revision-store.js';
-import { setSpaceMainRevision } from '../src/stores/space-store.js';
+import { contentFixtures } from './content-fixtures.js';
 import { describeEachDialect } from './dialects.js';
 import { createSpace as createSpaceIn, expectError, newMember, newOrg as createOrg, type TestMember, type TestOrg, useTestServer } from './helpers.js';
+import { countStoredRows, storedDiscussionOf } from './storage-facts.js';
 
 type Comment = components['schemas']['Comment'];
 type CommentReply = components['schemas']['CommentReply'];
@@ -38,30 +36,19 @@ describeEachDialect('comments', (dialect) => {
   const newOrg = (title = 'Comments org'): Promise<Org> => createOrg(server, title);
   const member = (org: Org, role: RoleOrGuest): Promise<Person> => newMember(server, org, role);
   const createSpace = (org: Org, title = 'Handbook'): Promise<Space> => createSpaceIn(org, { title });
+  const content = contentFixtures(() => server);
 
   async function getSpace(client: QuireClient, spaceId: string): Promise<Space> {
     return unwrap(client.GET('/spaces/{spaceId}', { params: { path: { spaceId } } }));
   }
 
-  /**
-   * Puts pages into the space's main content as a new revision, the way an edit would (there is no operation
-   * that edits main content directly: it changes through merges, imports and templates).
-   */
-  async function addPages(spaceId: string, pages: Array<{ id: string; title: string; markdown: string }>): Promise<string> {
-    const space = await server.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
-    const revision = (await findRevisionById(server.db, space.revision_id))!;
-    const writer = new TreeWriter(new SqlObjectReader(server.db));
-    let root = revision.root;
-    for (const page of pages) ({ root } = await insertPage(writer, root, page, { into: null }));
-    const revisionId = newId();
-    await server.db.transaction().execute(async (trx) => {
-      await putObjects(trx, writer.collect(root));
-      await insertRevision(trx, {
-        id: revisionId, space_id: spaceId, type: 'edits', parents: JSON.stringify([revision.id]), root, created_at: nowIso(), created_by: null, git: null, change_request_id: null,
-      });
-      await setSpaceMainRevision(trx, spaceId, revisionId, nowIso());
-    });
-    return revisionId;
+  /** Puts pages into the space's main content (a change request, edited and merged); answers main's new revision and the pages' ids by ref. */
+  async function addPages(org: Org, spaceId: string, pages: Array<{ ref: string; title: string; markdown: string }>): Promise<{ revision: string; pages: Record<string, string> }> {
+    const update = await content.editMain(org, spaceId, pages.map((page) => ({ operation: 'insert_page' as const, title: page.title, document: { markdown: page.markdown }, ref: page.ref })));
+    return {
+      revision: (await getSpace(org.client, spaceId)).revision,
+      pages: Object.fromEntries(pages.map((page) => [page.ref, content.pageOf(update, page.ref)])),
+    };
   }
 
   /** The keys the content core gives the table block of PAGE_MARKDOWN and its rows. */
@@ -153,28 +140,28 @@ describeEachDialect('comments', (dialect) => {
     it('attaches to a page, a block of it and a cell of a table block of the current revision', async () => {
       const org = await newOrg();
       const space = await createSpace(org);
-      const revision = await addPages(space.id, [{ id: 'page-guide', title: 'Guide', markdown: PAGE_MARKDOWN }, { id: 'page-empty', title: 'Empty', markdown: '' }]);
+      const { revision, pages } = await addPages(org, space.id, [{ ref: 'guide', title: 'Guide', markdown: PAGE_MARKDOWN }, { ref: 'empty', title: 'Empty', markdown: '' }]);
       const keys = tableKeys();
-      const onPage = await post(org.client, space.id, { page: 'page-guide', body: { markdown: 'On the page' } });
-      expect(onPage.target).toEqual({ space: space.id, revision, page: { id: 'page-guide' } });
-      const onBlock = await post(org.client, space.id, { page: 'page-guide', node: keys.paragraph, body: { markdown: 'On the paragraph' } });
-      expect(onBlock.target).toEqual({ space: space.id, revision, page: { id: 'page-guide' }, node: { id: keys.paragraph } });
-      const onCell = await post(org.client, space.id, { page: 'page-guide', node: keys.table, tableCell: { record: keys.rows[2]!, definition: '1' }, body: { markdown: 'On b/2' } });
-      expect(onCell.target).toEqual({ space: space.id, revision, page: { id: 'page-guide' }, node: { id: keys.table }, tableCell: { record: keys.rows[2], definition: '1' } });
+      const onPage = await post(org.client, space.id, { page: pages.guide, body: { markdown: 'On the page' } });
+      expect(onPage.target).toEqual({ space: space.id, revision, page: { id: pages.guide } });
+      const onBlock = await post(org.client, space.id, { page: pages.guide, node: keys.paragraph, body: { markdown: 'On the paragraph' } });
+      expect(onBlock.target).toEqual({ space: space.id, revision, page: { id: pages.guide }, node: { id: keys.paragraph } });
+      const onCell = await post(org.client, space.id, { page: pages.guide, node: keys.table, tableCell: { record: keys.rows[2]!, definition: '1' }, body: { markdown: 'On b/2' } });
+      expect(onCell.target).toEqual({ space: space.id, revision, page: { id: pages.guide }, node: { id: keys.table }, tableCell: { record: keys.rows[2], definition: '1' } });
       await expectOpenCount(org.client, space.id, 3);
 
       const bad = async (body: Record<string, unknown>, status: number, message: string | RegExp) => {
         expectError(await org.client.POST('/spaces/{spaceId}/comments', { ...spacePath(space.id), body: { body: { markdown: 'x' }, ...body } as never }), status, message);
       };
       await bad({ page: 'no-such-page' }, 400, 'No page of the space matches body.page');
-      await bad({ page: 'page-guide', node: 'no-such-node' }, 400, 'No block of the page matches body.node');
-      await bad({ page: 'page-empty', node: keys.paragraph }, 400, 'No block of the page matches body.node');
+      await bad({ page: pages.guide, node: 'no-such-node' }, 400, 'No block of the page matches body.node');
+      await bad({ page: pages.empty, node: keys.paragraph }, 400, 'No block of the page matches body.node');
       await bad({ node: keys.paragraph }, 400, /page/);
-      await bad({ page: 'page-guide', tableCell: { record: keys.rows[1], definition: '0' } }, 400, /node/);
-      await bad({ page: 'page-guide', node: keys.paragraph, tableCell: { record: keys.rows[1], definition: '0' } }, 400, 'body.tableCell needs body.node to be a table block');
-      await bad({ page: 'page-guide', node: keys.table, tableCell: { record: 'nope', definition: '0' } }, 400, 'No row of the table matches body.tableCell.record');
-      await bad({ page: 'page-guide', node: keys.table, tableCell: { record: keys.rows[1], definition: '2' } }, 400, 'No column of the table matches body.tableCell.definition');
-      await bad({ page: 'page-guide', node: keys.table, tableCell: { record: keys.rows[1] } }, 400, /body\.tableCell/);
+      await bad({ page: pages.guide, tableCell: { record: keys.rows[1], definition: '0' } }, 400, /node/);
+      await bad({ page: pages.guide, node: keys.paragraph, tableCell: { record: keys.rows[1], definition: '0' } }, 400, 'body.tableCell needs body.node to be a table block');
+      await bad({ page: pages.guide, node: keys.table, tableCell: { record: 'nope', definition: '0' } }, 400, 'No row of the table matches body.tableCell.record');
+      await bad({ page: pages.guide, node: keys.table, tableCell: { record: keys.rows[1], definition: '2' } }, 400, 'No column of the table matches body.tableCell.definition');
+      await bad({ page: pages.guide, node: keys.table, tableCell: { record: keys.rows[1] } }, 400, /body\.tableCell/);
       await bad({ changeRequest: 'no-such-request' }, 400, 'No change request of this space matches body.changeRequest');
       // Nothing of the refused posts was kept.
       await expectOpenCount(org.client, space.id, 3);
@@ -249,13 +236,13 @@ describeEachDialect('comments', (dialect) => {
     it('lists newest first by default, oldest first with order=asc, and filters by status, page and authors', async () => {
       const org = await newOrg();
       const space = await createSpace(org);
-      await addPages(space.id, [{ id: 'p1', title: 'One', markdown: 'One' }, { id: 'p2', title: 'Two', markdown: 'Two' }]);
+      const { pages } = await addPages(org, space.id, [{ ref: 'p1', title: 'One', markdown: 'One' }, { ref: 'p2', title: 'Two', markdown: 'Two' }]);
       const alice = await member(org, 'comment');
       const bob = await member(org, 'edit');
-      const c1 = await post(alice.client, space.id, { page: 'p1', body: { markdown: 'c1' } });
-      const c2 = await post(bob.client, space.id, { page: 'p2', body: { markdown: 'c2' } });
+      const c1 = await post(alice.client, space.id, { page: pages.p1, body: { markdown: 'c1' } });
+      const c2 = await post(bob.client, space.id, { page: pages.p2, body: { markdown: 'c2' } });
       const c3 = await post(org.client, space.id, { body: { markdown: 'c3' } });
-      const c4 = await post(alice.client, space.id, { page: 'p1', body: { markdown: 'c4' } });
+      const c4 = await post(alice.client, space.id, { page: pages.p1, body: { markdown: 'c4' } });
       await unwrap(update(bob.client, space.id, c2.id, { resolved: true }));
       await unwrap(update(org.client, space.id, c4.id, { resolved: true }));
 
@@ -270,8 +257,8 @@ describeEachDialect('comments', (dialect) => {
       const resolved = await list(org.client, space.id, { status: 'resolved', order: 'asc' });
       expect(ids(resolved.items)).toEqual([c2.id, c4.id]);
       expect(resolved.count).toBe(2);
-      expect(ids((await list(org.client, space.id, { targetPage: 'p1' })).items)).toEqual([c4.id, c1.id]);
-      expect(ids((await list(org.client, space.id, { targetPage: 'p1', status: 'open' })).items)).toEqual([c1.id]);
+      expect(ids((await list(org.client, space.id, { targetPage: pages.p1 })).items)).toEqual([c4.id, c1.id]);
+      expect(ids((await list(org.client, space.id, { targetPage: pages.p1, status: 'open' })).items)).toEqual([c1.id]);
       expect((await list(org.client, space.id, { targetPage: 'nowhere' })).items).toEqual([]);
       expect(ids((await list(org.client, space.id, { authors: [alice.userId] })).items)).toEqual([c4.id, c1.id]);
       expect(ids((await list(org.client, space.id, { authors: [bob.userId, org.userId], order: 'asc' })).items)).toEqual([c2.id, c3.id]);
@@ -429,8 +416,8 @@ describeEachDialect('comments', (dialect) => {
         ['👍', 1, [org.userId]],
         ['🚀', 1, [alice.userId]],
       ]);
-      const rows = await server.db.selectFrom('comment_reactions').select(['emoji', 'user_id']).where('comment_id', '=', comment.id).execute();
-      expect(rows).toHaveLength(2);
+      // Removed reactions are deleted, not kept with a flag: two rows are left in storage.
+      expect((await storedDiscussionOf(server, comment.id)).reactions).toBe(2);
 
       const reader = await member(org, 'read');
       expectError(await update(reader.client, space.id, comment.id, { addedReactions: ['👀'] }), 403, 'You need the comment permission of this space');
@@ -495,8 +482,8 @@ describeEachDialect('comments', (dialect) => {
       const deleted = await author.client.DELETE('/spaces/{spaceId}/comments/{commentId}', commentPath(space.id, open.id));
       expect(deleted.response.status).toBe(204);
       expectError(await org.client.GET('/spaces/{spaceId}/comments/{commentId}', commentPath(space.id, open.id)), 404);
-      expect(await server.db.selectFrom('comment_replies').select('id').where('comment_id', '=', open.id).execute()).toEqual([]);
-      expect(await server.db.selectFrom('comment_reactions').select('emoji').where('comment_id', '=', open.id).execute()).toEqual([]);
+      // Nothing of a deleted comment is left behind in storage (no read can show leftovers).
+      expect(await storedDiscussionOf(server, open.id)).toEqual({ replies: 0, reactions: 0 });
       await expectOpenCount(org.client, space.id, 1);
 
       // A resolved comment was not counted, so deleting it leaves the counter alone.
@@ -525,7 +512,7 @@ describeEachDialect('comments', (dialect) => {
     });
   });
 
-  describe('replies', () => {
+  describe('postCommentReplyInSpace', () => {
     it('posts replies, counting them and their authors on the comment', async () => {
       const org = await newOrg();
       const space = await createSpace(org);
@@ -572,7 +559,9 @@ describeEachDialect('comments', (dialect) => {
       expectError(await other.client.POST('/spaces/{spaceId}/comments/{commentId}/replies', { ...commentPath(space.id, comment.id), body }), 404);
       expect((await getComment(org.client, space.id, comment.id)).replies).toBe(0);
     });
+  });
 
+  describe('listCommentRepliesInSpace', () => {
     it('lists replies oldest first, page by page, while replies are posted between pages', async () => {
       const org = await newOrg();
       const space = await createSpace(org);
@@ -599,7 +588,9 @@ describeEachDialect('comments', (dialect) => {
       const other = await newOrg('Other');
       expectError(await other.client.GET('/spaces/{spaceId}/comments/{commentId}/replies', { params: { path } }), 404);
     });
+  });
 
+  describe('getCommentReplyInSpace', () => {
     it('gets one reply in either format; 404 for a missing reply or one of another comment', async () => {
       const org = await newOrg();
       const space = await createSpace(org);
@@ -619,7 +610,9 @@ describeEachDialect('comments', (dialect) => {
       const other = await newOrg('Other');
       expectError(await other.client.GET('/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}', replyPath(space.id, comment.id, created.id)), 404);
     });
+  });
 
+  describe('updateCommentReplyInSpace', () => {
     it('lets only the author change a reply\'s body; reactions are per person', async () => {
       const org = await newOrg();
       const space = await createSpace(org);
@@ -653,7 +646,9 @@ describeEachDialect('comments', (dialect) => {
       expect(final.body).toEqual({ markdown: 'Fixed' });
       expect(final.reactions.map((reaction) => reaction.count)).toEqual([2]);
     });
+  });
 
+  describe('deleteCommentReplyInSpace', () => {
     it('deletes replies by their author or an admin, updating replies and repliers; absent replies answer 204', async () => {
       const org = await newOrg();
       const space = await createSpace(org);
@@ -761,9 +756,10 @@ describeEachDialect('comments', (dialect) => {
       await unwrap(org.client.DELETE('/spaces/{spaceId}', spacePath(space.id)));
       expectError(await org.client.GET('/spaces/{spaceId}/comments', spacePath(space.id)), 404);
       expect(await purgeExpiredSpaces(server.running.services, [space.id], Date.now() + SPACE_RETENTION_MS + 60_000)).toEqual([space.id]);
-      expect(await server.db.selectFrom('comments').select('id').where('space_id', '=', space.id).execute()).toEqual([]);
-      expect(await server.db.selectFrom('comment_replies').select('id').where('space_id', '=', space.id).execute()).toEqual([]);
-      expect(await server.db.selectFrom('comment_reactions').select('emoji').where('comment_id', '=', comment.id).execute()).toEqual([]);
+      // The purge is about storage: no comment, reply or reaction of the space is left.
+      expect(await countStoredRows(server, 'comments', space.id)).toBe(0);
+      expect(await countStoredRows(server, 'comment_replies', space.id)).toBe(0);
+      expect(await storedDiscussionOf(server, comment.id)).toEqual({ replies: 0, reactions: 0 });
       expect((await getComment(org.client, kept.id, other.id)).id).toBe(other.id);
     });
   });

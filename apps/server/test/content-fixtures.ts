@@ -1,51 +1,20 @@
 import { unwrap, type QuireClient } from '@quire/client';
-import type { ChangeRequest, ChangeRequestContentChange, ChangeRequestContentUpdate, Space } from '@quire/api-types';
+import type { ChangeRequest, ChangeRequestContentChange, ChangeRequestContentUpdate, Revision, RevisionPage, Space } from '@quire/api-types';
 import { expect } from 'vitest';
-import { TreeWriter, WorkingTree, type FileObject } from '../src/content/index.js';
-import { newId, nowIso } from '../src/ids.js';
 import { allJobHandlers } from '../src/jobs/index.js';
 import { JobRunner } from '../src/jobs/runner.js';
-import type { RoleOrGuest } from '../src/policies/roles.js';
-import { putObjects, SqlObjectReader } from '../src/stores/content-object-store.js';
+import type { TestOrg } from './helpers.js';
 import type { TestServer } from './server.js';
 
 /*
- * Fixtures of the content read tests (space content, links, templates, search): organizations, spaces,
- * and content written the way clients write it (a change request edited and merged).
+ * Fixtures of the content tests (space content, change requests, links, templates, search, Git sync):
+ * content written the way clients write it (a change request edited and merged), and read back the way
+ * clients read it.
  */
-
-export interface Org {
-  organizationId: string;
-  userId: string;
-  token: string;
-  client: QuireClient;
-}
-
-export function expectError(result: { response: Response; error?: unknown }, status: number, message?: string | RegExp): void {
-  expect(result.response.status, JSON.stringify(result.error)).toBe(status);
-  const body = result.error as { error: { code: number; message: string } };
-  expect(body.error.code).toBe(status);
-  if (typeof message === 'string') expect(body.error.message).toBe(message);
-  else if (message) expect(body.error.message).toMatch(message);
-}
 
 export const crPath = (spaceId: string, changeRequestId: string | number) => ({ spaceId, changeRequestId: String(changeRequestId) });
 
 export function contentFixtures(server: () => TestServer) {
-  async function newOrg(title = 'Content org'): Promise<Org> {
-    const owner = await server().bootstrap(title);
-    return { ...owner, client: server().client(owner.token) };
-  }
-
-  async function member(org: Org, role: RoleOrGuest): Promise<{ userId: string; client: QuireClient }> {
-    const added = await server().addMember(org.organizationId, `${role ?? 'guest'}-${newId(8).toLowerCase()}@example.com`, role);
-    return { userId: added.userId, client: server().client(added.token) };
-  }
-
-  async function createSpace(org: Org, body: { title?: string; parent?: string } = {}): Promise<Space> {
-    return unwrap(org.client.POST('/orgs/{organizationId}/spaces', { params: { path: { organizationId: org.organizationId } }, body: { title: 'Docs', ...body } }));
-  }
-
   async function getSpace(client: QuireClient, spaceId: string): Promise<Space> {
     return unwrap(client.GET('/spaces/{spaceId}', { params: { path: { spaceId } } }));
   }
@@ -64,7 +33,7 @@ export function contentFixtures(server: () => TestServer) {
   }
 
   /** Applies the changes to the main content (a change request, edited and merged); answers the batch's result. */
-  async function editMain(org: Org, spaceId: string, changes: ChangeRequestContentChange[]): Promise<ChangeRequestContentUpdate> {
+  async function editMain(org: TestOrg, spaceId: string, changes: ChangeRequestContentChange[]): Promise<ChangeRequestContentUpdate> {
     const cr = await createCr(org.client, spaceId);
     const update = await editCr(org.client, spaceId, cr.id, changes);
     await merge(org.client, spaceId, cr.id);
@@ -86,41 +55,7 @@ export function contentFixtures(server: () => TestServer) {
     return ran;
   }
 
-  /**
-   * Makes a new main revision of the space straight in the database, for what no operation writes yet
-   * (Git metadata, page variables): `build` edits the working tree of the current main content.
-   */
-  async function commitMain(
-    spaceId: string,
-    build: (tree: WorkingTree, writer: TreeWriter) => void,
-    revision: { git?: unknown } = {},
-  ): Promise<string> {
-    const db = server().db;
-    const space = await db.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirstOrThrow();
-    const base = await db.selectFrom('revisions').selectAll().where('id', '=', space.revision_id).executeTakeFirstOrThrow();
-    const writer = new TreeWriter(new SqlObjectReader(db));
-    const tree = await WorkingTree.load(writer, base.root);
-    build(tree, writer);
-    const root = tree.commit(writer);
-    const id = newId();
-    await db.transaction().execute(async (trx) => {
-      await putObjects(trx, writer.collect(root));
-      await trx.insertInto('revisions').values({
-        id, space_id: spaceId, type: 'edits', parents: JSON.stringify([base.id]), root, created_at: nowIso(), created_by: null,
-        git: revision.git === undefined ? null : JSON.stringify(revision.git), change_request_id: null,
-      }).execute();
-      await trx.updateTable('spaces').set({ revision_id: id }).where('id', '=', spaceId).execute();
-    });
-    return id;
-  }
-
-  /** A file object whose bytes are stored as a blob of the content store. */
-  function fileObject(writer: TreeWriter, file: Omit<FileObject, 'kind' | 'blob' | 'size'> & { bytes: Uint8Array }): FileObject {
-    const { bytes, ...rest } = file;
-    return { kind: 'file', ...rest, size: bytes.byteLength, blob: writer.putBlob(bytes) };
-  }
-
-  return { newOrg, member, createSpace, getSpace, createCr, editCr, merge, editMain, pageOf, runJobs, commitMain, fileObject };
+  return { getSpace, createCr, editCr, merge, editMain, pageOf, runJobs };
 }
 
 /** `{ markdown }` content of a page change. */
@@ -129,4 +64,54 @@ export const md = (markdown: string) => ({ markdown });
 /** An `insert_files` change of one small text file. */
 export function textFile(name: string, text: string, ref?: string): ChangeRequestContentChange {
   return { operation: 'insert_files', files: [{ name, base64: Buffer.from(text, 'utf8').toString('base64'), ...(ref ? { ref } : {}) }] };
+}
+
+/** Where content is read: the main content of a space, or the content of one of its change requests. */
+export interface ContentOf {
+  spaceId: string;
+  changeRequestId?: string;
+}
+
+/** The revision that content is (getCurrentRevision, getRevisionOfChangeRequestById). */
+export async function readRevision(client: QuireClient, at: ContentOf, query: { metadata?: boolean } = {}): Promise<Revision> {
+  if (at.changeRequestId === undefined) return unwrap(client.GET('/spaces/{spaceId}/content', { params: { path: { spaceId: at.spaceId }, query } }));
+  return unwrap(client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content', { params: { path: crPath(at.spaceId, at.changeRequestId), query } }));
+}
+
+/** A page of the tree with its markdown (empty for pages without content: groups and links). */
+export type PageWithMarkdown = Omit<RevisionPage, 'pages'> & { markdown: string; pages: PageWithMarkdown[] };
+
+/** The markdown of one page (getPageById, getPageInChangeRequestById). */
+export async function readMarkdownOf(client: QuireClient, at: ContentOf, pageId: string): Promise<string> {
+  const query = { format: 'markdown' as const };
+  const page = at.changeRequestId === undefined
+    ? await unwrap(client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: at.spaceId, pageId }, query } }))
+    : await unwrap(client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', { params: { path: { ...crPath(at.spaceId, at.changeRequestId), pageId }, query } }));
+  return page.markdown ?? '';
+}
+
+/** The page tree of the content, each page with its markdown. */
+export async function readPageTree(client: QuireClient, at: ContentOf, query: { metadata?: boolean } = {}): Promise<PageWithMarkdown[]> {
+  const withMarkdown = async (pages: readonly RevisionPage[]): Promise<PageWithMarkdown[]> => {
+    const out: PageWithMarkdown[] = [];
+    for (const page of pages) {
+      const markdown = page.type === 'document' || page.type === 'computed' ? await readMarkdownOf(client, at, page.id) : '';
+      out.push({ ...page, markdown, pages: await withMarkdown(page.pages) });
+    }
+    return out;
+  };
+  return withMarkdown((await readRevision(client, at, query)).pages);
+}
+
+/** Every page of the content, parents before children, each with its markdown. */
+export async function readPages(client: QuireClient, at: ContentOf): Promise<PageWithMarkdown[]> {
+  const out: PageWithMarkdown[] = [];
+  const walk = (pages: readonly PageWithMarkdown[]) => {
+    for (const page of pages) {
+      out.push(page);
+      walk(page.pages);
+    }
+  };
+  walk(await readPageTree(client, at));
+  return out;
 }

@@ -6,6 +6,7 @@ import { parseDatabaseUrl } from '../src/config.js';
 import { openDatabase, type DatabaseHandle, type DialectName } from '../src/db/index.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { newId } from '../src/ids.js';
+import { useForSuite } from './suite-resource.js';
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
 export function testDialects(): DialectName[] {
@@ -52,4 +53,9 @@ export async function openTestDatabase(dialect: DialectName): Promise<DatabaseHa
       await target.drop();
     },
   };
+}
+
+/** A migrated database of the dialect for the enclosing suite, opened before its tests and dropped after them. */
+export function useTestDatabase(dialect: DialectName): DatabaseHandle {
+  return useForSuite('test database', () => openTestDatabase(dialect), (database) => database.drop());
 }

@@ -1,10 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Space } from '@quire/api-types';
+import type { Revision, Space } from '@quire/api-types';
 import { unwrap, type QuireClient } from '@quire/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { materializeRoot, readMarkdown, type MaterializedPage } from '../src/content/index.js';
 import { GIT_EXPORT_JOB, GIT_IMPORT_JOB } from '../src/services/git-sync-service.js';
 import { SEARCH_REINDEX_JOB } from '../src/services/search-reindex.js';
 import {
@@ -23,11 +22,22 @@ import { gitImportJob } from '../src/jobs/git-import-job.js';
 import { allJobHandlers } from '../src/jobs/index.js';
 import { JobRunner } from '../src/jobs/runner.js';
 import type { RoleOrGuest } from '../src/policies/roles.js';
-import { readBlob } from '../src/storage/blob-storage.js';
-import { SqlObjectReader } from '../src/stores/content-object-store.js';
+import { findGitSyncState } from '../src/stores/git-sync-store.js';
+import type { JobRow } from '../src/stores/job-store.js';
+import { readPageTree, readRevision, type PageWithMarkdown } from './content-fixtures.js';
 import { describeEachDialect } from './dialects.js';
 import { createSpace as createSpaceIn, expectError, newMember, newOrg as createOrg, type TestOrg } from './helpers.js';
 import { startTestServer, type TestServer } from './server.js';
+import {
+  countStoredRows,
+  storedGitSyncOperations,
+  storedJobs,
+  storedRevision,
+  storedRevisionsOfSpace,
+  storedText,
+  storedTree,
+} from './storage-facts.js';
+import { dropJob, setJobsDueAt } from './storage-setup.js';
 
 const USER = 'quire-bot';
 const PASSWORD = 'S3cret:p@ss/word';
@@ -111,37 +121,41 @@ describeEachDialect('git sync', (dialect) => {
     return unwrap(client.GET('/spaces/{spaceId}', onSpace(spaceId)));
   }
 
-  async function mainRevision(spaceId: string) {
-    const space = await server.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
-    return server.db.selectFrom('revisions').selectAll().where('id', '=', space.revision_id).executeTakeFirstOrThrow();
-  }
-
-  async function treeOf(root: string) {
-    const reader = new SqlObjectReader(server.db);
-    const tree = await materializeRoot(reader, root);
-    const shape = async (pages: readonly MaterializedPage[]): Promise<PageShape[]> => {
-      const out: PageShape[] = [];
-      for (const page of pages) {
-        out.push({
-          type: page.type,
-          title: page.title,
-          ...(page.slug !== undefined ? { slug: page.slug } : {}),
-          markdown: await readMarkdown(reader, page.contentHash),
-          ...(page.description ? { description: page.description } : {}),
-          ...(page.icon ? { icon: page.icon } : {}),
-          hidden: page.hidden === true,
-          ...(page.href ? { href: page.href } : {}),
-          pages: await shape(page.pages),
-        });
-      }
-      return out;
+  /** A page tree as a round trip keeps it: no ids, dates or Git locations. */
+  function shapeOf(page: PageWithMarkdown): PageShape {
+    return {
+      type: page.type,
+      title: page.title,
+      ...(page.slug !== undefined ? { slug: page.slug } : {}),
+      markdown: page.markdown,
+      ...(page.description ? { description: page.description } : {}),
+      ...(page.icon ? { icon: page.icon } : {}),
+      hidden: page.hidden,
+      ...(page.href ? { href: page.href } : {}),
+      pages: page.pages.map(shapeOf),
     };
-    return { tree, shape: await shape(tree.pages) };
   }
 
-  async function operations(spaceId: string) {
-    return server.db.selectFrom('git_sync_operations').selectAll().where('space_id', '=', spaceId).orderBy('started_at').orderBy('id').execute();
+  /** The space's main content as clients read it, Git metadata included: the revision and its pages' shape. */
+  async function mainContent(client: QuireClient, spaceId: string): Promise<{ revision: Revision; shape: PageShape[] }> {
+    const revision = await readRevision(client, { spaceId });
+    const pages = await readPageTree(client, { spaceId });
+    return { revision, shape: pages.map(shapeOf) };
   }
+
+  /** The files of a revision with their bytes, downloaded as clients download them. */
+  async function filesWithBytes(revision: Revision) {
+    const out = [];
+    for (const file of revision.files) {
+      const download = await fetch(file.downloadURL.replace(/^https?:\/\/[^/]+/, server.url));
+      expect(download.status).toBe(200);
+      out.push({ name: file.name, contentType: file.contentType, size: file.size, bytes: Buffer.from(await download.arrayBuffer()) });
+    }
+    return out;
+  }
+
+  /** Every operation of the space, oldest first: storage is the only place that keeps more than the latest. */
+  const operations = (spaceId: string) => storedGitSyncOperations(server, spaceId);
 
   describe('importGitRepository', () => {
     it('imports over HTTP with basic auth: pages, markdown and files, a main revision from the commit, credentials nowhere', async () => {
@@ -155,11 +169,10 @@ describeEachDialect('git sync', (dialect) => {
       const running = await gitInfo(org.client, space.id);
       expect(running).toMatchObject({ url: http.url('docs'), repoName: 'docs', operation: { state: 'running', direction: 'import' } });
       expect(running.operation?.endedAt).toBeUndefined();
-      expect((await mainRevision(space.id)).id).toBe(space.revision);
+      expect((await getSpace(org.client, space.id)).revision).toBe(space.revision);
 
-      // The job's payload carries the credentials sealed, never in clear.
-      const jobs = await server.db.selectFrom('jobs').selectAll().where('kind', '=', GIT_IMPORT_JOB).execute();
-      const job = jobs.find((row) => row.payload.includes(space.id));
+      // The job's payload carries the credentials sealed, never in clear: what is stored is the subject.
+      const [job] = await storedJobs(server, GIT_IMPORT_JOB, space.id);
       expect(job).toBeDefined();
       expectNoSecret(job!.payload);
       expect(job!.payload).not.toContain(USER);
@@ -178,17 +191,19 @@ describeEachDialect('git sync', (dialect) => {
       expect(after.gitSync).toEqual(info);
       expect(after.revision).not.toBe(space.revision);
 
-      const revision = await mainRevision(space.id);
-      expect(revision).toMatchObject({ id: after.revision, type: 'computed', parents: JSON.stringify([space.revision]), created_by: org.userId });
-      expect(JSON.parse(revision.git!)).toEqual({
+      // The content reads show it, Git locations and file bytes included.
+      const { revision, shape } = await mainContent(org.client, space.id);
+      expect(revision).toMatchObject({ id: after.revision, type: 'computed', parents: [space.revision] });
+      expect(revision.git).toEqual({
         oid: docs.oid,
         message: 'Docs\n\nWith a body.',
         createdByService: false,
         url: `https://git.example.com/o/docs/commit/${docs.oid}`,
         ref: MAIN,
       });
+      // Who made the revision is stored only: no API object shows it.
+      expect((await storedRevision(server, after.revision)).created_by).toBe(org.userId);
 
-      const { tree, shape } = await treeOf(revision.root);
       expect(shape.map((page) => [page.type, page.title, page.slug])).toEqual([
         ['document', 'Welcome', 'welcome'],
         ['document', 'Guide', 'guide'],
@@ -200,43 +215,22 @@ describeEachDialect('git sync', (dialect) => {
       expect(shape[1]!.pages.map((page) => page.title)).toEqual(['Install', 'Configure']);
       expect(shape[3]!.pages.map((page) => [page.type, page.title])).toEqual([['document', 'REST API'], ['link', 'Status page'], ['group', 'Topics']]);
       expect(shape[3]!.pages[1]!.href).toBe('https://status.example.com');
-      expect(tree.pages[0]!.git).toEqual({ oid: expect.stringMatching(/^[0-9a-f]{40}$/), path: 'README.md' });
+      expect(revision.pages[0]!.git).toEqual({ oid: expect.stringMatching(/^[0-9a-f]{40}$/), path: 'README.md' });
 
-      expect(tree.files.map((file) => [file.name, file.contentType, file.size])).toEqual([
+      expect(revision.files.map((file) => [file.name, file.contentType, file.size])).toEqual([
         ['diagrams/flow.svg', 'image/svg+xml', Buffer.byteLength(SUMMARY_REPO['.gitbook/assets/diagrams/flow.svg'] as string)],
         ['logo.png', 'image/png', 8],
       ]);
-      const logo = tree.files.find((file) => file.name === 'logo.png')!;
-      expect(logo.git).toEqual({ oid: expect.any(String), path: '.gitbook/assets/logo.png' });
-      const bytes = await readBlob(server.running.services.blobStorage!, logo.blob);
-      expect(bytes).toEqual(SUMMARY_REPO['.gitbook/assets/logo.png']);
+      expect(revision.files.find((file) => file.name === 'logo.png')!.git).toEqual({ oid: expect.any(String), path: '.gitbook/assets/logo.png' });
+      expect((await filesWithBytes(revision)).find((file) => file.name === 'logo.png')!.bytes).toEqual(SUMMARY_REPO['.gitbook/assets/logo.png']);
 
-      // The content reads show it, Git locations and file bytes included.
-      const content = await unwrap(org.client.GET('/spaces/{spaceId}/content', onSpace(space.id)));
-      expect(content).toMatchObject({ id: after.revision, type: 'computed', parents: [space.revision], git: JSON.parse(revision.git!) });
-      expect(content.pages.map((page) => page.title)).toEqual(['Welcome', 'Guide', 'Missing page', 'Reference']);
-      expect(content.pages[0]!.git).toEqual(tree.pages[0]!.git);
-      const welcome = await unwrap(org.client.GET('/spaces/{spaceId}/content/page/{pageId}', {
-        params: { path: { spaceId: space.id, pageId: content.pages[0]!.id }, query: { format: 'markdown' } },
-      }));
-      expect(welcome.markdown).toBe(shape[0]!.markdown);
-      const apiLogo = content.files.find((file) => file.name === 'logo.png')!;
-      expect(apiLogo).toMatchObject({ contentType: 'image/png', size: 8, git: logo.git });
-      const download = await fetch(apiLogo.downloadURL.replace(/^https?:\/\/[^/]+/, server.url));
-      expect(download.status).toBe(200);
-      expect(Buffer.from(await download.arrayBuffer())).toEqual(SUMMARY_REPO['.gitbook/assets/logo.png']);
-
-      // The space's search index is brought up to date by its own job, queued with the move.
-      const reindex = await server.db.selectFrom('jobs').select(['status']).where('kind', '=', SEARCH_REINDEX_JOB).where('payload', 'like', `%${space.id}%`).execute();
-      expect(reindex.length).toBeGreaterThan(0);
+      // The space's search index is brought up to date by its own job, queued with the move (in storage).
+      expect((await storedJobs(server, SEARCH_REINDEX_JOB, space.id)).length).toBeGreaterThan(0);
       const found = await unwrap(org.client.GET('/spaces/{spaceId}/search', { params: { path: { spaceId: space.id }, query: { query: 'requirements' } } }));
       expect(found.items.map((item) => item.title)).toEqual(['Install']);
 
       // Nothing stored holds the credentials.
-      for (const table of ['jobs', 'git_sync_states', 'git_sync_operations', 'spaces', 'revisions'] as const) {
-        const rows = await server.db.selectFrom(table).selectAll().execute();
-        expectNoSecret(JSON.stringify(rows));
-      }
+      expectNoSecret(await storedText(server, ['jobs', 'git_sync_states', 'git_sync_operations', 'spaces', 'revisions']));
     });
 
     it('ends as failure on a wrong password, visible in git info, with the space unchanged', async () => {
@@ -252,10 +246,10 @@ describeEachDialect('git sync', (dialect) => {
       const after = await getSpace(org.client, space.id);
       expect(after.revision).toBe(space.revision);
       expect(after.gitSync?.operation?.state).toBe('failure');
-      const revisions = await server.db.selectFrom('revisions').select('id').where('space_id', '=', space.id).execute();
-      expect(revisions.map((row) => row.id)).toEqual([space.revision]);
-      // A Git failure is the operation's outcome, not the job's: it is not retried.
-      const jobs = await server.db.selectFrom('jobs').selectAll().where('kind', '=', GIT_IMPORT_JOB).where('payload', 'like', `%${space.id}%`).execute();
+      // Nothing written: no revision beside the first one.
+      expect((await storedRevisionsOfSpace(server, space.id)).map((row) => row.id)).toEqual([space.revision]);
+      // A Git failure is the operation's outcome, not the job's: it is not retried (job states are stored only).
+      const jobs = await storedJobs(server, GIT_IMPORT_JOB, space.id);
       expect(jobs.map((row) => [row.status, row.attempts])).toEqual([['succeeded', 1]]);
     });
 
@@ -280,17 +274,19 @@ describeEachDialect('git sync', (dialect) => {
       const org = await newOrg();
       const space = await createSpace(org);
       await importNow(org, space.id, { url: docs.fileUrl, ref: MAIN });
-      const imported = await mainRevision(space.id);
-      const job = (await server.db.selectFrom('jobs').selectAll().where('kind', '=', GIT_IMPORT_JOB).execute()).find((row) => row.payload.includes(space.id))!;
+      const imported = (await getSpace(org.client, space.id)).revision;
+      // The job is run again by hand, as a worker that died after recording would: its stored payload is needed.
+      const [job] = (await storedJobs(server, GIT_IMPORT_JOB, space.id)) as [JobRow];
       const context = { services: server.running.services, job: { id: job.id, kind: job.kind, attempts: 2, max_attempts: 3 }, signal: new AbortController().signal };
       await gitImportJob()(JSON.parse(job.payload), context);
-      expect((await mainRevision(space.id)).id).toBe(imported.id);
-      expect(await server.db.selectFrom('revisions').select('id').where('space_id', '=', space.id).execute()).toHaveLength(2);
+      expect((await getSpace(org.client, space.id)).revision).toBe(imported);
+      // Harmless means nothing written: still the first revision and the imported one.
+      expect(await countStoredRows(server, 'revisions', space.id)).toBe(2);
 
       // Without a blob storage the import cannot store files: an internal error, retried, then recorded.
       const other = await createSpace(org, 'Other');
       expect((await postImport(org.client, other.id, { url: docs.fileUrl, ref: MAIN })).response.status).toBe(204);
-      const queued = (await server.db.selectFrom('jobs').selectAll().where('kind', '=', GIT_IMPORT_JOB).execute()).find((row) => row.payload.includes(other.id))!;
+      const [queued] = (await storedJobs(server, GIT_IMPORT_JOB, other.id)) as [JobRow];
       const { blobStorage: _blobStorage, ...withoutStorage } = server.running.services;
       const attempt = (attempts: number) => gitImportJob()(JSON.parse(queued.payload), { ...context, services: withoutStorage, job: { ...context.job, attempts } });
       await expect(attempt(1)).rejects.toThrow(/blob storage/);
@@ -298,7 +294,7 @@ describeEachDialect('git sync', (dialect) => {
       await expect(attempt(3)).rejects.toThrow(/blob storage/);
       expect((await gitInfo(org.client, other.id)).operation).toMatchObject({ state: 'failure', error: expect.stringMatching(/internal error/) });
       expect((await getSpace(org.client, other.id)).revision).toBe(other.revision);
-      await server.db.deleteFrom('jobs').where('id', '=', queued.id).execute();
+      await dropJob(server, queued.id);
     });
 
     it('fails clearly on a missing branch and keeps the last good content', async () => {
@@ -317,32 +313,31 @@ describeEachDialect('git sync', (dialect) => {
       const space = await createSpace(org);
       const repo = await makeBareRepo(dir, `again-${newId(6)}`, { 'README.md': '# Home\n\nOne.\n', 'page.md': '# Page\n' });
       await importNow(org, space.id, { url: repo.fileUrl, ref: MAIN });
-      const first = await mainRevision(space.id);
-      const firstTree = await treeOf(first.root);
+      const first = await mainContent(org.client, space.id);
 
       await importNow(org, space.id, { url: repo.fileUrl, ref: MAIN });
-      expect((await mainRevision(space.id)).id).toBe(first.id);
+      expect((await getSpace(org.client, space.id)).revision).toBe(first.revision.id);
       const ops = await operations(space.id);
       expect(ops.map((op) => [op.state, op.commit_oid, op.revision_id])).toEqual([
-        ['success', repo.oid, first.id],
-        ['success', repo.oid, first.id],
+        ['success', repo.oid, first.revision.id],
+        ['success', repo.oid, first.revision.id],
       ]);
 
       await importNow(org, space.id, { url: repo.fileUrl, ref: MAIN, force: true });
-      const forced = await mainRevision(space.id);
-      expect(forced.id).not.toBe(first.id);
-      expect(JSON.parse(forced.parents)).toEqual([first.id]);
-      // Same commit, same content: pages keep their ids, and the tree its hash.
-      expect(forced.root).toBe(first.root);
+      const forced = await readRevision(org.client, { spaceId: space.id });
+      expect(forced.id).not.toBe(first.revision.id);
+      expect(forced.parents).toEqual([first.revision.id]);
+      // Same commit, same content: pages keep their ids, and the stored tree its hash (content-addressed).
+      expect(forced.pages.map((page) => page.id)).toEqual(first.revision.pages.map((page) => page.id));
+      expect((await storedRevision(server, forced.id)).root).toBe((await storedRevision(server, first.revision.id)).root);
 
       const oid = await commitToBare(repo.path, 'main', { 'page.md': '# Page\n\nChanged.\n' }, 'Change the page');
       await importNow(org, space.id, { url: repo.fileUrl, ref: MAIN });
-      const changed = await mainRevision(space.id);
-      expect(JSON.parse(changed.git!).oid).toBe(oid);
-      const changedTree = await treeOf(changed.root);
-      expect(changedTree.shape[1]!.markdown).toBe('Changed.\n');
-      expect(changedTree.tree.pages.map((page) => page.id)).toEqual(firstTree.tree.pages.map((page) => page.id));
-      expect(changedTree.tree.pages[0]!.updatedAt).toBe(firstTree.tree.pages[0]!.updatedAt);
+      const changed = await mainContent(org.client, space.id);
+      expect(changed.revision.git?.oid).toBe(oid);
+      expect(changed.shape[1]!.markdown).toBe('Changed.\n');
+      expect(changed.revision.pages.map((page) => page.id)).toEqual(first.revision.pages.map((page) => page.id));
+      expect(changed.revision.pages[0]!.updatedAt).toBe(first.revision.pages[0]!.updatedAt);
     });
 
     it('honours repoProjectDirectory', async () => {
@@ -351,10 +346,10 @@ describeEachDialect('git sync', (dialect) => {
       const mono = await makeBareRepo(dir, `mono-${newId(6)}`, MONOREPO);
       await importNow(org, space.id, { url: mono.fileUrl, ref: MAIN, repoProjectDirectory: 'packages/docs' });
       expect((await gitInfo(org.client, space.id)).operation?.state).toBe('success');
-      const { tree, shape } = await treeOf((await mainRevision(space.id)).root);
+      const { revision, shape } = await mainContent(org.client, space.id);
       expect(shape.map((page) => page.title)).toEqual(['Docs home', 'Guide']);
       expect(shape[0]!.markdown).toBe('See [the guide](/guide).\n');
-      expect(tree.files.map((file) => file.name)).toEqual(['a.txt']);
+      expect(revision.files.map((file) => file.name)).toEqual(['a.txt']);
 
       const other = await createSpace(org, 'Missing folder');
       await importNow(org, other.id, { url: mono.fileUrl, ref: MAIN, repoProjectDirectory: 'packages/nothing' });
@@ -367,12 +362,13 @@ describeEachDialect('git sync', (dialect) => {
       await importNow(org, space.id, { url: docs.fileUrl, ref: MAIN, standalone: true });
       const after = await getSpace(org.client, space.id);
       expect(after.revision).toBe(space.revision);
-      const revisions = await server.db.selectFrom('revisions').selectAll().where('space_id', '=', space.id).orderBy('created_at').execute();
+      // A standalone revision is neither main nor a change request's: only storage shows it.
+      const revisions = await storedRevisionsOfSpace(server, space.id);
       expect(revisions).toHaveLength(2);
       const standalone = revisions.find((row) => row.id !== space.revision)!;
       expect(JSON.parse(standalone.parents)).toEqual([space.revision]);
       expect(JSON.parse(standalone.git!).oid).toBe(docs.oid);
-      expect((await treeOf(standalone.root)).shape[0]!.title).toBe('Welcome');
+      expect((await storedTree(server, standalone.id)).pages[0]!.title).toBe('Welcome');
       // The space did not become linked to the repository; the operation is still reported.
       const info = await gitInfo(org.client, space.id);
       expect(info.url).toBeUndefined();
@@ -386,8 +382,8 @@ describeEachDialect('git sync', (dialect) => {
       const repoB = await makeBareRepo(dir, `ts-b-${newId(6)}`, { 'README.md': '# Version B\n' });
 
       await importNow(org, space.id, { url: repoA.fileUrl, ref: MAIN, timestamp: '2026-01-01T10:00:00Z' });
-      const applied = await mainRevision(space.id);
-      expect(JSON.parse(applied.git!).oid).toBe(repoA.oid);
+      const applied = await readRevision(org.client, { spaceId: space.id });
+      expect(applied.git?.oid).toBe(repoA.oid);
 
       expectError(await postImport(org.client, space.id, { url: repoB.fileUrl, ref: MAIN, timestamp: '2026-01-01T09:59:59Z' }), 409, /newer Git sync operation/);
       expectError(await postExport(org.client, space.id, { url: repoB.fileUrl, ref: MAIN, commitMessage: 'x', timestamp: '2026-01-01T09:00:00+00:00' }), 409);
@@ -398,15 +394,16 @@ describeEachDialect('git sync', (dialect) => {
       expect((await postImport(org.client, space.id, { url: repoB.fileUrl, ref: MAIN, timestamp: '2026-01-01T11:00:00Z' })).response.status).toBe(204);
       expect((await postImport(org.client, space.id, { url: repoA.fileUrl, ref: MAIN, timestamp: '2026-01-01T12:00:00Z', force: true })).response.status).toBe(204);
       const [older, newer] = (await operations(space.id)).slice(1);
-      await server.db.updateTable('jobs').set({ run_at: '2999-01-01T00:00:00.000Z' }).where('id', '=', older!.job_id!).execute();
+      // Time travel: the older job is held back until the newer one has run, then made due.
+      await setJobsDueAt(server, [older!.job_id!], new Date('2999-01-01T00:00:00.000Z'));
       await runJobs();
-      const afterNewer = await mainRevision(space.id);
-      expect(JSON.parse(afterNewer.git!).oid).toBe(repoA.oid);
+      const afterNewer = await readRevision(org.client, { spaceId: space.id });
+      expect(afterNewer.git?.oid).toBe(repoA.oid);
       expect(afterNewer.id).not.toBe(applied.id);
 
-      await server.db.updateTable('jobs').set({ run_at: new Date().toISOString() }).where('id', '=', older!.job_id!).execute();
+      await setJobsDueAt(server, [older!.job_id!], new Date());
       await runJobs();
-      expect((await mainRevision(space.id)).id).toBe(afterNewer.id);
+      expect((await getSpace(org.client, space.id)).revision).toBe(afterNewer.id);
       const ended = await operations(space.id);
       expect(ended.find((op) => op.id === older!.id)).toMatchObject({ state: 'failure', error: expect.stringMatching(/newer Git sync operation/) });
       expect(ended.find((op) => op.id === newer!.id)).toMatchObject({ state: 'success' });
@@ -467,8 +464,8 @@ describeEachDialect('git sync', (dialect) => {
       const org = await newOrg();
       const source = await createSpace(org, 'Source');
       await importNow(org, source.id, { url: docs.fileUrl, ref: MAIN });
-      const sourceRevision = await mainRevision(source.id);
-      const sourceTree = await treeOf(sourceRevision.root);
+      const sourceContent = await mainContent(org.client, source.id);
+      const sourceRevision = sourceContent.revision;
 
       const target = makeEmptyBareRepo(dir, `export-${newId(6)}`);
       const queued = await postExport(org.client, source.id, { url: target.fileUrl, ref: MAIN, commitMessage: 'Export from Quire', timestamp: '2026-02-01T00:00:00Z' });
@@ -482,25 +479,23 @@ describeEachDialect('git sync', (dialect) => {
       const [exported] = await operations(source.id).then((ops) => ops.filter((op) => op.direction === 'export'));
       expect(exported).toMatchObject({ state: 'success', revision_id: sourceRevision.id, commit_oid: expect.stringMatching(/^[0-9a-f]{40}$/) });
       // An export moves no content.
-      expect((await mainRevision(source.id)).id).toBe(sourceRevision.id);
+      expect((await getSpace(org.client, source.id)).revision).toBe(sourceRevision.id);
 
       const copy = await createSpace(org, 'Copy');
       await importNow(org, copy.id, { url: target.fileUrl, ref: MAIN });
-      const copyRevision = await mainRevision(copy.id);
-      expect(JSON.parse(copyRevision.git!)).toMatchObject({ oid: exported!.commit_oid, message: 'Export from Quire' });
-      const copyTree = await treeOf(copyRevision.root);
-      expect(copyTree.shape).toEqual(sourceTree.shape);
-      const fileShape = (tree: typeof copyTree) => tree.tree.files.map((file) => [file.name, file.contentType, file.size, file.blob]);
-      expect(fileShape(copyTree)).toEqual(fileShape(sourceTree));
+      const copyContent = await mainContent(org.client, copy.id);
+      expect(copyContent.revision.git).toMatchObject({ oid: exported!.commit_oid, message: 'Export from Quire' });
+      expect(copyContent.shape).toEqual(sourceContent.shape);
+      expect(await filesWithBytes(copyContent.revision)).toEqual(await filesWithBytes(sourceRevision));
 
       // Back into the source: the commit is the one it was exported as, so nothing to do without force...
       await importNow(org, source.id, { url: target.fileUrl, ref: MAIN });
-      expect((await mainRevision(source.id)).id).toBe(sourceRevision.id);
+      expect((await getSpace(org.client, source.id)).revision).toBe(sourceRevision.id);
       // ...and with force, the same tree again.
       await importNow(org, source.id, { url: target.fileUrl, ref: MAIN, force: true });
-      const reimported = await mainRevision(source.id);
-      expect(reimported.id).not.toBe(sourceRevision.id);
-      expect((await treeOf(reimported.root)).shape).toEqual(sourceTree.shape);
+      const reimported = await mainContent(org.client, source.id);
+      expect(reimported.revision.id).not.toBe(sourceRevision.id);
+      expect(reimported.shape).toEqual(sourceContent.shape);
     });
 
     it('pushes over HTTP with basic auth, and refuses to overwrite commits it has not seen unless forced', async () => {
@@ -513,8 +508,9 @@ describeEachDialect('git sync', (dialect) => {
       expect((await gitInfo(org.client, space.id)).operation?.state).toBe('success');
 
       expect((await postExport(org.client, space.id, { url, ref: MAIN, commitMessage: 'Sync' })).response.status).toBe(204);
-      const job = (await server.db.selectFrom('jobs').selectAll().where('kind', '=', GIT_EXPORT_JOB).execute()).find((row) => row.payload.includes(space.id))!;
-      expectNoSecret(job.payload);
+      // The stored job holds the credentials sealed only.
+      const [job] = await storedJobs(server, GIT_EXPORT_JOB, space.id);
+      expectNoSecret(job!.payload);
       await runJobs();
       expect((await gitInfo(org.client, space.id)).operation).toMatchObject({ state: 'success', direction: 'export' });
       const synced = git(['rev-parse', 'main'], remote.path).trim();
@@ -556,8 +552,8 @@ describeEachDialect('git sync', (dialect) => {
       expect(await gitInfo(org.client, space.id)).toMatchObject({ url: docs.fileUrl, operation: { state: 'success', direction: 'export' } });
       expect(git(['log', '-1', '--format=%B', 'snapshot'], target.path).trim()).toBe('Snapshot');
       expect(filesOf(target.path, 'snapshot').get('README.md')).toContain('# Welcome');
-      const state = await server.db.selectFrom('git_sync_states').selectAll().where('space_id', '=', space.id).executeTakeFirstOrThrow();
-      expect(state).toMatchObject({ url: docs.fileUrl, ref: MAIN, commit_oid: docs.oid });
+      // The ref and commit the space is linked at are stored only (Git info shows the URL).
+      expect(await findGitSyncState(server.db, space.id)).toMatchObject({ url: docs.fileUrl, ref: MAIN, commit_oid: docs.oid });
     });
 
     it('validates the body and the caller like the import', async () => {
@@ -637,8 +633,9 @@ describeEachDialect('git sync', (dialect) => {
       expectError(await postExport(client, space.id, { url: 'http://10.0.0.8/docs.git', ref: MAIN, commitMessage: 'x' }), 400, /private address/);
       const result = await postImport(client, space.id, { url: http.url('docs', { username: USER, password: PASSWORD }), ref: MAIN });
       expectNoSecret(JSON.stringify(result.error));
-      expect(await strict.db.selectFrom('jobs').selectAll().where('kind', 'in', [GIT_IMPORT_JOB, GIT_EXPORT_JOB]).execute()).toEqual([]);
-      expect(await strict.db.selectFrom('git_sync_operations').selectAll().execute()).toEqual([]);
+      // Nothing queued or recorded: a fact of storage.
+      expect([...await storedJobs(strict, GIT_IMPORT_JOB), ...await storedJobs(strict, GIT_EXPORT_JOB)]).toEqual([]);
+      expect(await storedGitSyncOperations(strict, space.id)).toEqual([]);
     });
   });
 });

@@ -1,10 +1,11 @@
 import { unwrap, type QuireClient } from '@quire/client';
 import type { Collection, Space } from '@quire/api-types';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { newId } from '../src/ids.js';
 import type { RoleOrGuest } from '../src/policies/roles.js';
 import { addMember } from '../src/services/admin-service.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './server.js';
+import { useForSuite } from './suite-resource.js';
 
 /** An organization made for one test, with its admin (the bootstrap owner) and a client acting as them. */
 export interface TestOrg {
@@ -22,7 +23,7 @@ export interface TestMember {
 }
 
 /** A new organization on `server` whose owner is a new user; `title` is the organization's title. */
-export async function newOrg(server: TestServer, title: string): Promise<TestOrg> {
+export async function newOrg(server: TestServer, title = 'Test organization'): Promise<TestOrg> {
   const owner = await server.bootstrap(title);
   return { ...owner, client: server.client(owner.token) };
 }
@@ -88,22 +89,7 @@ export function expectError(result: { response: Response; error?: unknown }, sta
   else if (message) expect(body.error.message).toMatch(message);
 }
 
-/**
- * Starts a test server for the enclosing suite before its tests and closes it after them. The answer stands
- * for that server: each property is read from it once it has started, so suites use it like the server.
- */
+/** A test server for the enclosing suite, started before its tests and closed after them (see `useForSuite`). */
 export function useTestServer(options: TestServerOptions): TestServer {
-  let started: TestServer | undefined;
-  beforeAll(async () => {
-    started = await startTestServer(options);
-  });
-  afterAll(async () => {
-    await started?.close();
-  });
-  return new Proxy({} as TestServer, {
-    get(_target, property) {
-      if (!started) throw new Error('the test server is used before it started (use it inside tests or hooks)');
-      return Reflect.get(started, property);
-    },
-  });
+  return useForSuite('test server', () => startTestServer(options), (server) => server.close());
 }

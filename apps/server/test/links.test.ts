@@ -2,8 +2,9 @@ import { unwrap, type QuireClient } from '@quire/client';
 import type { ContentLinkList, ContentReferenceUsage } from '@quire/api-types';
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect } from './dialects.js';
-import { useTestServer } from './helpers.js';
-import { contentFixtures, crPath, expectError, md, type Org } from './content-fixtures.js';
+import { createSpace, expectError, newMember, newOrg, type TestOrg, useTestServer } from './helpers.js';
+import { contentFixtures, crPath, md } from './content-fixtures.js';
+import { storedLinks } from './storage-facts.js';
 
 const PUBLIC_URL = 'https://docs.example.com';
 
@@ -15,8 +16,8 @@ describeEachDialect('links and backlinks', (dialect) => {
    * Home links to a page, a file (as an image), an outside URL, a URL of the app, a deleted page, a path
    * that names no page and a deleted file; Guide links back to Home and to the same outside URL.
    */
-  async function linkedSpace(org: Org) {
-    const space = await f.createSpace(org);
+  async function linkedSpace(org: TestOrg) {
+    const space = await createSpace(org);
     const update = await f.editMain(org, space.id, [
       { operation: 'insert_files', files: [{ name: 'logo.png', base64: Buffer.from('not really a png').toString('base64'), ref: 'logo' }] },
       { operation: 'insert_page', title: 'Guide', document: md('Read [the docs](https://example.com/docs).'), ref: 'guide' },
@@ -71,7 +72,7 @@ describeEachDialect('links and backlinks', (dialect) => {
 
   describe('listSpaceLinks', () => {
     it('lists every link target with its status, relation, target and the pages using it, and counts them', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const ids = await linkedSpace(org);
       const { space, home, guide } = ids;
       const current = await f.getSpace(org.client, space.id);
@@ -99,7 +100,7 @@ describeEachDialect('links and backlinks', (dialect) => {
     });
 
     it('filters by status without changing the stats', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space } = await linkedSpace(org);
       const broken = await spaceLinks(org.client, space.id, { status: 'broken' });
       expect(broken.items.map((item) => item.status)).toEqual(['broken', 'broken', 'broken']);
@@ -110,7 +111,7 @@ describeEachDialect('links and backlinks', (dialect) => {
     });
 
     it('pages through the links, and a cursor still holds once the content moved on', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const ids = await linkedSpace(org);
       const all = (await spaceLinks(org.client, ids.space.id)).items.map((item) => targetName(item, ids));
       const first = await spaceLinks(org.client, ids.space.id, { limit: 3 });
@@ -125,28 +126,27 @@ describeEachDialect('links and backlinks', (dialect) => {
     });
 
     it('answers an empty list for a space without links', async () => {
-      const org = await f.newOrg();
-      const space = await f.createSpace(org);
+      const org = await newOrg(server);
+      const space = await createSpace(org);
       expect(await spaceLinks(org.client, space.id)).toEqual({ count: 0, items: [], stats: { total: 0, broken: { total: 0 } } });
     });
 
     it('works out the links of a revision once and keeps them', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space } = await linkedSpace(org);
       const current = await f.getSpace(org.client, space.id);
-      expect(await server.db.selectFrom('revision_link_sets').selectAll().where('revision_id', '=', current.revision).executeTakeFirst()).toBeUndefined();
+      // Storage is the subject: the first read works out the links and keeps them, later reads reuse them.
+      expect(await storedLinks(server, current.revision)).toBeUndefined();
       await spaceLinks(org.client, space.id);
-      const set = await server.db.selectFrom('revision_link_sets').selectAll().where('revision_id', '=', current.revision).executeTakeFirstOrThrow();
-      expect(set).toMatchObject({ total: 8, broken: 3 });
-      const rows = await server.db.selectFrom('revision_links').selectAll().where('revision_id', '=', current.revision).execute();
-      expect(rows).toHaveLength(9);
+      const kept = await storedLinks(server, current.revision);
+      expect(kept?.set).toMatchObject({ total: 8, broken: 3 });
+      expect(kept?.rows).toBe(9);
       await spaceLinks(org.client, space.id, { status: 'broken' });
-      const again = await server.db.selectFrom('revision_link_sets').selectAll().where('revision_id', '=', current.revision).executeTakeFirstOrThrow();
-      expect(again.computed_at).toBe(set.computed_at);
+      expect((await storedLinks(server, current.revision))?.set.computed_at).toBe(kept!.set.computed_at);
     });
 
     it('refuses bad queries and answers the access errors', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space } = await linkedSpace(org);
       const list = (client: QuireClient, query: Record<string, unknown> = {}) => client.GET('/spaces/{spaceId}/links', { params: { path: { spaceId: space.id }, query: query as never } });
       expectError(await list(org.client, { limit: 1001 }), 400, /limit/);
@@ -154,15 +154,15 @@ describeEachDialect('links and backlinks', (dialect) => {
       expectError(await list(org.client, { page: 'bogus' }), 400, /page/);
       expectError(await list(org.client, { kind: 'page' }), 400, /kind/);
       expectError(await list(server.client()), 401);
-      expectError(await list((await f.newOrg('Other')).client), 404);
-      expectError(await list((await f.member(org, null)).client), 404);
-      expect((await list((await f.member(org, 'read')).client)).response.status).toBe(200);
+      expectError(await list((await newOrg(server, 'Other')).client), 404);
+      expectError(await list((await newMember(server, org, null)).client), 404);
+      expect((await list((await newMember(server, org, 'read')).client)).response.status).toBe(200);
     });
   });
 
   describe('listPageLinksInSpace', () => {
     it('lists the links of one page, with stats of that page', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const ids = await linkedSpace(org);
       const list = await unwrap(org.client.GET('/spaces/{spaceId}/content/page/{pageId}/links', { params: { path: { spaceId: ids.space.id, pageId: ids.guide } } }));
       expect(list.items.map((item) => targetName(item, ids)).sort()).toEqual(['page:home', 'url:https://example.com/docs']);
@@ -181,7 +181,7 @@ describeEachDialect('links and backlinks', (dialect) => {
     });
 
     it('answers 404 for an unknown page and the access errors', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space, guide } = await linkedSpace(org);
       const list = (client: QuireClient, pageId = guide, query: Record<string, unknown> = {}) =>
         client.GET('/spaces/{spaceId}/content/page/{pageId}/links', { params: { path: { spaceId: space.id, pageId }, query: query as never } });
@@ -189,23 +189,21 @@ describeEachDialect('links and backlinks', (dialect) => {
       expectError(await list(org.client, guide, { limit: 5000 }), 400, /limit/);
       expectError(await list(org.client, guide, { status: 'fine' }), 400, /status/);
       expectError(await list(server.client()), 401);
-      expectError(await list((await f.newOrg('Other')).client), 404);
+      expectError(await list((await newOrg(server, 'Other')).client), 404);
     });
   });
 
-  describe('backlinks', () => {
-    it('lists the pages linking to a page or a file, page by page', async () => {
-      const org = await f.newOrg();
+  describe('listSpacePageBacklinks', () => {
+    it('lists the pages linking to a page, page by page', async () => {
+      const org = await newOrg(server);
       const ids = await linkedSpace(org);
-      const { space, home, guide, logo, lonely } = ids;
+      const { space, home, guide, lonely } = ids;
       const current = await f.getSpace(org.client, space.id);
       const location = (page: string) => ({ kind: 'page', organization: org.organizationId, space: space.id, versionContext: { type: 'revision', revision: current.revision }, page });
       const toGuide = await unwrap(org.client.GET('/spaces/{spaceId}/content/page/{pageId}/backlinks', { params: { path: { spaceId: space.id, pageId: guide } } }));
       expect(toGuide).toEqual({ count: 1, items: [location(home)] });
       const toHome = await unwrap(org.client.GET('/spaces/{spaceId}/content/page/{pageId}/backlinks', { params: { path: { spaceId: space.id, pageId: home } } }));
       expect(toHome.items).toEqual([location(guide)]);
-      const toLogo = await unwrap(org.client.GET('/spaces/{spaceId}/content/files/{fileId}/backlinks', { params: { path: { spaceId: space.id, fileId: logo } } }));
-      expect(toLogo).toEqual({ count: 1, items: [location(home)] });
       expect(await unwrap(org.client.GET('/spaces/{spaceId}/content/page/{pageId}/backlinks', { params: { path: { spaceId: space.id, pageId: lonely } } }))).toEqual({ count: 0, items: [] });
 
       // More pages link to Lonely: listed one per page of results, without repeats.
@@ -222,20 +220,37 @@ describeEachDialect('links and backlinks', (dialect) => {
       expect(new Set(pages).size).toBe(3);
     });
 
-    it('answers 404 for an unknown page or file and the access errors', async () => {
-      const org = await f.newOrg();
-      const { space, guide, logo } = await linkedSpace(org);
+    it('answers 404 for an unknown page, 400 for a bad query, and the access errors', async () => {
+      const org = await newOrg(server);
+      const { space, guide } = await linkedSpace(org);
       expectError(await org.client.GET('/spaces/{spaceId}/content/page/{pageId}/backlinks', { params: { path: { spaceId: space.id, pageId: 'missing' } } }), 404, 'No page matches this id');
-      expectError(await org.client.GET('/spaces/{spaceId}/content/files/{fileId}/backlinks', { params: { path: { spaceId: space.id, fileId: 'missing' } } }), 404, 'No file matches this id');
-      expectError(await org.client.GET('/spaces/{spaceId}/content/files/{fileId}/backlinks', { params: { path: { spaceId: space.id, fileId: logo }, query: { limit: 0 } } }), 400, /limit/);
       expectError(await org.client.GET('/spaces/{spaceId}/content/page/{pageId}/backlinks', { params: { path: { spaceId: space.id, pageId: guide }, query: { status: 'ok' } as never } }), 400, /status/);
       expectError(await server.client().GET('/spaces/{spaceId}/content/page/{pageId}/backlinks', { params: { path: { spaceId: space.id, pageId: guide } } }), 401);
-      expectError(await (await f.newOrg('Other')).client.GET('/spaces/{spaceId}/content/files/{fileId}/backlinks', { params: { path: { spaceId: space.id, fileId: logo } } }), 404);
+      expectError(await (await newOrg(server, 'Other')).client.GET('/spaces/{spaceId}/content/page/{pageId}/backlinks', { params: { path: { spaceId: space.id, pageId: guide } } }), 404);
+    });
+  });
+
+  describe('listSpaceFileBacklinks', () => {
+    it('lists the pages linking to a file', async () => {
+      const org = await newOrg(server);
+      const { space, home, logo } = await linkedSpace(org);
+      const current = await f.getSpace(org.client, space.id);
+      const toLogo = await unwrap(org.client.GET('/spaces/{spaceId}/content/files/{fileId}/backlinks', { params: { path: { spaceId: space.id, fileId: logo } } }));
+      expect(toLogo).toEqual({ count: 1, items: [{ kind: 'page', organization: org.organizationId, space: space.id, versionContext: { type: 'revision', revision: current.revision }, page: home }] });
+    });
+
+    it('answers 404 for an unknown file, 400 for a bad query, and the access errors', async () => {
+      const org = await newOrg(server);
+      const { space, logo } = await linkedSpace(org);
+      expectError(await org.client.GET('/spaces/{spaceId}/content/files/{fileId}/backlinks', { params: { path: { spaceId: space.id, fileId: 'missing' } } }), 404, 'No file matches this id');
+      expectError(await org.client.GET('/spaces/{spaceId}/content/files/{fileId}/backlinks', { params: { path: { spaceId: space.id, fileId: logo }, query: { limit: 0 } } }), 400, /limit/);
+      expectError(await server.client().GET('/spaces/{spaceId}/content/files/{fileId}/backlinks', { params: { path: { spaceId: space.id, fileId: logo } } }), 401);
+      expectError(await (await newOrg(server, 'Other')).client.GET('/spaces/{spaceId}/content/files/{fileId}/backlinks', { params: { path: { spaceId: space.id, fileId: logo } } }), 404);
     });
   });
 
   describe('change request links', () => {
-    async function requestWithLinks(org: Org) {
+    async function requestWithLinks(org: TestOrg) {
       const ids = await linkedSpace(org);
       const cr = await f.createCr(org.client, ids.space.id);
       const update = await f.editCr(org.client, ids.space.id, cr.id, [
@@ -244,46 +259,69 @@ describeEachDialect('links and backlinks', (dialect) => {
       return { ...ids, cr, added: f.pageOf(update, 'new'), revision: update.changeRequest.revision };
     }
 
-    it('counts the broken links the request brings in, in its lists and in those of its pages', async () => {
-      const org = await f.newOrg();
-      const ids = await requestWithLinks(org);
-      const { space, cr, added } = ids;
-      const list = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/links', { params: { path: crPath(space.id, cr.id) } }));
-      expect(list.stats).toEqual({ total: 9, broken: { total: 4, changeRequest: 1 } });
-      const newBroken = list.items.find((item) => targetName(item, ids) === 'page:goneToo')!;
-      expect(newBroken.targetReference).toMatchObject({ versionContext: { type: 'revision', revision: ids.revision } });
-      // The old broken link is now used by two pages: still one item, with both locations.
-      expect(list.items.find((item) => targetName(item, ids) === 'page:deletedPage')!.locationReferences).toHaveLength(2);
+    // Reads change nothing, so the suites below share one space with one request.
+    let shared: Promise<{ org: TestOrg } & Awaited<ReturnType<typeof requestWithLinks>>> | undefined;
+    const sharedRequest = () => (shared ??= (async () => {
+      const org = await newOrg(server);
+      return { org, ...(await requestWithLinks(org)) };
+    })());
 
-      const byNumber = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/links', { params: { path: crPath(space.id, cr.number), query: { limit: 4 } } }));
-      expect(byNumber.items).toHaveLength(4);
-      expect(byNumber.count).toBe(9);
+    describe('listChangeRequestLinks', () => {
+      it('counts the broken links the request brings in, by id or number, leaving the main content alone', async () => {
+        const { org, ...ids } = await sharedRequest();
+        const { space, cr } = ids;
+        const list = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/links', { params: { path: crPath(space.id, cr.id) } }));
+        expect(list.stats).toEqual({ total: 9, broken: { total: 4, changeRequest: 1 } });
+        const newBroken = list.items.find((item) => targetName(item, ids) === 'page:goneToo')!;
+        expect(newBroken.targetReference).toMatchObject({ versionContext: { type: 'revision', revision: ids.revision } });
+        // The old broken link is now used by two pages: still one item, with both locations.
+        expect(list.items.find((item) => targetName(item, ids) === 'page:deletedPage')!.locationReferences).toHaveLength(2);
 
-      const pageList = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links', { params: { path: { ...crPath(space.id, cr.id), pageId: added } } }));
-      expect(pageList.stats).toEqual({ total: 3, broken: { total: 2, changeRequest: 1 } });
-      expect(pageList.items.map((item) => targetName(item, ids)).sort()).toEqual(['page:deletedPage', 'page:goneToo', 'page:guide']);
-
-      // The main content knows nothing of the request.
-      expect((await spaceLinks(org.client, space.id)).stats).toEqual({ total: 8, broken: { total: 3 } });
-      expectError(await org.client.GET('/spaces/{spaceId}/content/page/{pageId}/links', { params: { path: { spaceId: space.id, pageId: added } } }), 404);
+        const byNumber = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/links', { params: { path: crPath(space.id, cr.number), query: { limit: 4 } } }));
+        expect(byNumber.items).toHaveLength(4);
+        expect(byNumber.count).toBe(9);
+        // The main content knows nothing of the request.
+        expect((await spaceLinks(org.client, space.id)).stats).toEqual({ total: 8, broken: { total: 3 } });
+      });
     });
 
-    it('lists backlinks as the content stands in the request', async () => {
-      const org = await f.newOrg();
-      const { space, cr, added, guide, home, logo, revision } = await requestWithLinks(org);
-      const location = (page: string) => ({ kind: 'page', organization: org.organizationId, space: space.id, versionContext: { type: 'revision', revision }, page });
-      const toGuide = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks', { params: { path: { ...crPath(space.id, cr.id), pageId: guide } } }));
-      expect(toGuide.count).toBe(2);
-      expect(toGuide.items).toEqual(expect.arrayContaining([location(home), location(added)]));
-      const toLogo = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks', { params: { path: { ...crPath(space.id, cr.number), fileId: logo } } }));
-      expect(toLogo.items).toEqual([location(home)]);
-      expect((await unwrap(org.client.GET('/spaces/{spaceId}/content/page/{pageId}/backlinks', { params: { path: { spaceId: space.id, pageId: guide } } }))).count).toBe(1);
+    describe('listPageLinksInChangeRequest', () => {
+      it('lists the links of a page as the request has it, with the broken ones it brings in', async () => {
+        const { org, ...ids } = await sharedRequest();
+        const { space, cr, added } = ids;
+        const pageList = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links', { params: { path: { ...crPath(space.id, cr.id), pageId: added } } }));
+        expect(pageList.stats).toEqual({ total: 3, broken: { total: 2, changeRequest: 1 } });
+        expect(pageList.items.map((item) => targetName(item, ids)).sort()).toEqual(['page:deletedPage', 'page:goneToo', 'page:guide']);
+        expectError(await org.client.GET('/spaces/{spaceId}/content/page/{pageId}/links', { params: { path: { spaceId: space.id, pageId: added } } }), 404);
+      });
+    });
+
+    describe('listChangeRequestPageBacklinks', () => {
+      it('lists the pages linking to a page as the content stands in the request', async () => {
+        const { org, space, cr, added, guide, home, revision } = await sharedRequest();
+        const location = (page: string) => ({ kind: 'page', organization: org.organizationId, space: space.id, versionContext: { type: 'revision', revision }, page });
+        const toGuide = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks', { params: { path: { ...crPath(space.id, cr.id), pageId: guide } } }));
+        expect(toGuide.count).toBe(2);
+        expect(toGuide.items).toEqual(expect.arrayContaining([location(home), location(added)]));
+        expect((await unwrap(org.client.GET('/spaces/{spaceId}/content/page/{pageId}/backlinks', { params: { path: { spaceId: space.id, pageId: guide } } }))).count).toBe(1);
+      });
+    });
+
+    describe('listChangeRequestFileBacklinks', () => {
+      it('lists the pages linking to a file as the content stands in the request, by number as by id', async () => {
+        const { org, space, cr, home, logo, revision } = await sharedRequest();
+        const location = { kind: 'page', organization: org.organizationId, space: space.id, versionContext: { type: 'revision', revision }, page: home };
+        for (const changeRequestId of [cr.id, cr.number]) {
+          const toLogo = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks', { params: { path: { ...crPath(space.id, changeRequestId), fileId: logo } } }));
+          expect(toLogo.items).toEqual([location]);
+        }
+      });
     });
 
     it('answers 404 for unknown requests, pages and files, and the access errors', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space, cr, guide, logo } = await requestWithLinks(org);
-      const other = await f.newOrg('Other');
+      const other = await newOrg(server, 'Other');
       const calls = [
         (client: QuireClient, changeRequestId: string) => client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/links', { params: { path: crPath(space.id, changeRequestId) } }),
         (client: QuireClient, changeRequestId: string) => client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links', { params: { path: { ...crPath(space.id, changeRequestId), pageId: guide } } }),

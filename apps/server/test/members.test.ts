@@ -6,6 +6,7 @@ import { newId } from '../src/ids.js';
 import type { RoleOrGuest } from '../src/policies/roles.js';
 import { addMember } from '../src/services/admin-service.js';
 import { VISITOR_CLAIMS_KEY } from '../src/services/server-secret-service.js';
+import { findServerSecret } from '../src/stores/server-secret-store.js';
 import { describeEachDialect } from './dialects.js';
 import { organizationWithPeople, useTestServer } from './helpers.js';
 import { startTestServer, type TestServer } from './server.js';
@@ -431,8 +432,10 @@ describeEachDialect('members', (dialect) => {
       }));
       const before = Date.now();
       const answer = await unwrap(org.people.writer!.client.POST('/orgs/{organizationId}/ping', { params: path(org.organizationId) }));
-      const stored = await server.db.selectFrom('server_secrets').select('value').where('name', '=', VISITOR_CLAIMS_KEY).executeTakeFirstOrThrow();
-      const { payload, protectedHeader } = await jwtVerify(answer.serviceVisitorClaims!, new TextEncoder().encode(stored.value), { algorithms: ['HS256'] });
+      // The claims are signed with the key the server generated and stored: the stored key is the subject.
+      const stored = await findServerSecret(server.db, VISITOR_CLAIMS_KEY);
+      expect(stored).toBeDefined();
+      const { payload, protectedHeader } = await jwtVerify(answer.serviceVisitorClaims!, new TextEncoder().encode(stored!), { algorithms: ['HS256'] });
       expect(protectedHeader.alg).toBe('HS256');
       expect(payload).toMatchObject({ sub: org.people.writer!.userId, organization: org.organizationId, role: 'edit', teams: [team.id] });
       expect(payload.iat).toBeGreaterThanOrEqual(Math.floor(before / 1000) - 1);
@@ -474,7 +477,7 @@ describeEachDialect('members: visitor claims with QUIRE_JWT_SECRET', (dialect) =
     const { payload } = await jwtVerify(answer.serviceVisitorClaims!, new TextEncoder().encode(secret));
     expect(payload).toMatchObject({ sub: owner.userId, organization: owner.organizationId, role: 'admin', teams: [] });
     // Other secrets (download URLs, Git credentials) may be stored; the claims key must not be.
-    expect(await server.db.selectFrom('server_secrets').selectAll().where('name', '=', VISITOR_CLAIMS_KEY).execute()).toEqual([]);
+    expect(await findServerSecret(server.db, VISITOR_CLAIMS_KEY)).toBeUndefined();
   });
 
   it('refuses a short secret at start', () => {

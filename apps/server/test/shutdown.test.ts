@@ -1,23 +1,13 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { parseDatabaseUrl } from '../src/config.js';
 import { openDatabase } from '../src/db/index.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createLogger } from '../src/logger.js';
 import { bootstrap } from '../src/services/admin-service.js';
-import { builtEntry, exited } from './built.js';
+import { builtEntry, exited, freePort, untilReady } from './built.js';
 import { createTestDatabaseUrl, describeEachDialect, type TestDatabaseUrl } from './dialects.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 describeEachDialect('graceful shutdown', (dialect) => {
   let database: TestDatabaseUrl | undefined;
@@ -41,15 +31,7 @@ describeEachDialect('graceful shutdown', (dialect) => {
     child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
     try {
       const base = `http://127.0.0.1:${port}`;
-      for (let tries = 0; ; tries++) {
-        try {
-          if ((await fetch(`${base}/readyz`)).status === 200) break;
-        } catch {
-          // not listening yet
-        }
-        if (tries > 600) throw new Error(`server did not start: ${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      await untilReady(base, () => stderr);
 
       // A request whose body is still arriving is in flight: headers sent, body not finished.
       const body = JSON.stringify({ title: 'written during shutdown' });
@@ -79,5 +61,5 @@ describeEachDialect('graceful shutdown', (dialect) => {
     } finally {
       child.kill('SIGKILL');
     }
-  });
+  }, 90_000);
 });

@@ -3,8 +3,9 @@ import type { RevisionFile, RevisionPage } from '@quire/api-types';
 import { describe, expect, it } from 'vitest';
 import { markdownHash } from '../src/content/index.js';
 import { describeEachDialect } from './dialects.js';
-import { useTestServer } from './helpers.js';
-import { contentFixtures, crPath, expectError, md, textFile, type Org } from './content-fixtures.js';
+import { createSpace, expectError, newMember, newOrg, type TestOrg, useTestServer } from './helpers.js';
+import { commitMainRevision, fileObject } from './storage-setup.js';
+import { contentFixtures, crPath, md, textFile } from './content-fixtures.js';
 
 const PUBLIC_URL = 'https://docs.example.com';
 
@@ -15,8 +16,8 @@ describeEachDialect('space content', (dialect) => {
   const spacePath = (spaceId: string) => ({ params: { path: { spaceId } } });
 
   /** A space with a small tree: Guide (Install, Configure), Reference, and two files. */
-  async function spaceWithContent(org: Org) {
-    const space = await f.createSpace(org);
+  async function spaceWithContent(org: TestOrg) {
+    const space = await createSpace(org);
     const update = await f.editMain(org, space.id, [
       { operation: 'insert_page', title: 'Guide', document: md(''), ref: 'guide' },
       { operation: 'insert_page', title: 'Install', document: md('Run the installer.'), into: 'guide', ref: 'install' },
@@ -54,8 +55,8 @@ describeEachDialect('space content', (dialect) => {
 
   describe('getCurrentRevision', () => {
     it('answers the empty first revision of a new space', async () => {
-      const org = await f.newOrg();
-      const space = await f.createSpace(org);
+      const org = await newOrg(server);
+      const space = await createSpace(org);
       const revision = await getRevision(org.client, space.id);
       expect(revision).toMatchObject({
         object: 'revision', id: space.revision, type: 'edits', parents: [], pages: [], files: [], reusableContents: [], variables: {},
@@ -66,7 +67,7 @@ describeEachDialect('space content', (dialect) => {
     });
 
     it('answers the page tree without content, the files with download URLs, and the parents of the revision', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space, guide, install, files } = await spaceWithContent(org);
       const current = await f.getSpace(org.client, space.id);
       const revision = await getRevision(org.client, space.id);
@@ -87,7 +88,7 @@ describeEachDialect('space content', (dialect) => {
     });
 
     it('serves the bytes of a file at its download URL', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space } = await spaceWithContent(org);
       const revision = await getRevision(org.client, space.id);
       const notes = revision.files.find((file) => file.name === 'notes.txt')!;
@@ -97,12 +98,12 @@ describeEachDialect('space content', (dialect) => {
     });
 
     it('shows Git metadata unless metadata is false', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space, guide } = await spaceWithContent(org);
       const git = { oid: 'a'.repeat(40), message: 'Sync docs', createdByService: false, url: 'https://git.example.com/commit/aaaa', ref: 'refs/heads/main' };
-      await f.commitMain(space.id, (tree, writer) => {
+      await commitMainRevision(server, space.id, (tree, writer) => {
         tree.updatePage(guide, { git: { oid: 'b'.repeat(40), path: 'guide/README.md' } });
-        tree.insertFile(f.fileObject(writer, { id: 'gitfile', name: 'logo.txt', git: { oid: 'c'.repeat(40), path: '.gitbook/assets/logo.txt' }, contentType: 'text/plain', bytes: Buffer.from('logo') }));
+        tree.insertFile(fileObject(writer, { id: 'gitfile', name: 'logo.txt', git: { oid: 'c'.repeat(40), path: '.gitbook/assets/logo.txt' }, contentType: 'text/plain', bytes: Buffer.from('logo') }));
       }, { git });
       const full = await getRevision(org.client, space.id);
       expect(full.git).toEqual(git);
@@ -120,23 +121,23 @@ describeEachDialect('space content', (dialect) => {
     });
 
     it('refuses bad queries with 400 naming the parameter', async () => {
-      const org = await f.newOrg();
-      const space = await f.createSpace(org);
+      const org = await newOrg(server);
+      const space = await createSpace(org);
       expectError(await org.client.GET('/spaces/{spaceId}/content', { params: { path: { spaceId: space.id }, query: { metadata: 'maybe' as never } } }), 400, /metadata/);
       expectError(await org.client.GET('/spaces/{spaceId}/content', { params: { path: { spaceId: space.id }, query: { computed: 'x' as never } } }), 400, /computed/);
       expectError(await org.client.GET('/spaces/{spaceId}/content', { params: { path: { spaceId: space.id }, query: { unknown: 1 } as never } }), 400, /unknown/);
     });
 
     it('answers 401 without a token and 404 for another organization, a hidden space, a deleted space or none', async () => {
-      const org = await f.newOrg();
-      const other = await f.newOrg('Other');
-      const space = await f.createSpace(org);
+      const org = await newOrg(server);
+      const other = await newOrg(server, 'Other');
+      const space = await createSpace(org);
       expectError(await server.client().GET('/spaces/{spaceId}/content', spacePath(space.id)), 401);
       expectError(await other.client.GET('/spaces/{spaceId}/content', spacePath(space.id)), 404);
       expectError(await org.client.GET('/spaces/{spaceId}/content', spacePath('missing')), 404);
-      const guest = await f.member(org, null);
+      const guest = await newMember(server, org, null);
       expectError(await guest.client.GET('/spaces/{spaceId}/content', spacePath(space.id)), 404);
-      const reader = await f.member(org, 'read');
+      const reader = await newMember(server, org, 'read');
       expect((await reader.client.GET('/spaces/{spaceId}/content', spacePath(space.id))).response.status).toBe(200);
       await unwrap(org.client.DELETE('/spaces/{spaceId}', spacePath(space.id)));
       expectError(await org.client.GET('/spaces/{spaceId}/content', spacePath(space.id)), 404);
@@ -145,7 +146,7 @@ describeEachDialect('space content', (dialect) => {
 
   describe('listPages', () => {
     it('answers the page tree, top-level pages first, without content', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space, configure } = await spaceWithContent(org);
       const { pages } = await unwrap(org.client.GET('/spaces/{spaceId}/content/pages', spacePath(space.id)));
       expect(titles(pages)).toEqual([['Guide', ['Install', 'Configure']], 'Reference']);
@@ -154,9 +155,9 @@ describeEachDialect('space content', (dialect) => {
     });
 
     it('answers 401, 404 and 400 like the revision', async () => {
-      const org = await f.newOrg();
-      const other = await f.newOrg('Other');
-      const space = await f.createSpace(org);
+      const org = await newOrg(server);
+      const other = await newOrg(server, 'Other');
+      const space = await createSpace(org);
       expectError(await server.client().GET('/spaces/{spaceId}/content/pages', spacePath(space.id)), 401);
       expectError(await other.client.GET('/spaces/{spaceId}/content/pages', spacePath(space.id)), 404);
       expectError(await org.client.GET('/spaces/{spaceId}/content/pages', { params: { path: { spaceId: space.id }, query: { page: 'x' } as never } }), 400, /page/);
@@ -166,7 +167,7 @@ describeEachDialect('space content', (dialect) => {
 
   describe('getPageById', () => {
     it('answers the page without content unless a format is asked for', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space, guide, install } = await spaceWithContent(org);
       const page = await getPage(org.client, space.id, guide);
       expect(page).toMatchObject({ id: guide, title: 'Guide', type: 'document', path: 'guide' });
@@ -176,7 +177,7 @@ describeEachDialect('space content', (dialect) => {
     });
 
     it('answers the content as markdown, with links made stable when they were stored', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space, guide, install } = await spaceWithContent(org);
       const page = await getPage(org.client, space.id, guide, { format: 'markdown' });
       expect(page.markdown).toBe(`# Guide\n\nStart with [Install](/pages/${install}).`);
@@ -185,7 +186,7 @@ describeEachDialect('space content', (dialect) => {
     });
 
     it('answers the content as a document, links pointing at pages', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space, guide, install, configure } = await spaceWithContent(org);
       const page = await getPage(org.client, space.id, guide, { format: 'document' });
       expect(page.markdown).toBeUndefined();
@@ -198,16 +199,16 @@ describeEachDialect('space content', (dialect) => {
     });
 
     it('answers an empty page and a page of a format with empty content', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space, reference } = await spaceWithContent(org);
       expect((await getPage(org.client, space.id, reference, { format: 'markdown' })).markdown).toBe('');
       expect((await getPage(org.client, space.id, reference, { format: 'document' })).document).toEqual({ object: 'document', data: { schemaVersion: 1 }, nodes: [] });
     });
 
     it('evaluates variable expressions only when evaluated is true or deterministic-only', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space, install } = await spaceWithContent(org);
-      await f.commitMain(space.id, (tree, writer) => {
+      await commitMainRevision(server, space.id, (tree, writer) => {
         tree.updatePage(install, { variables: { version: '2.1' }, content: markdownHash(writer, 'Install {{ page.vars.version }} and {{ page.vars.missing }}.') ?? null });
       });
       expect((await getPage(org.client, space.id, install, { format: 'markdown' })).markdown).toBe('Install {{ page.vars.version }} and {{ page.vars.missing }}.');
@@ -220,9 +221,9 @@ describeEachDialect('space content', (dialect) => {
     });
 
     it('answers group pages without content whatever the format', async () => {
-      const org = await f.newOrg();
-      const space = await f.createSpace(org);
-      await f.commitMain(space.id, (tree) => {
+      const org = await newOrg(server);
+      const space = await createSpace(org);
+      await commitMainRevision(server, space.id, (tree) => {
         tree.insertPage({ id: 'group1', title: 'Group', type: 'group' }, { into: null });
         tree.insertPage({ id: 'link1', title: 'Elsewhere', type: 'link', href: 'https://example.com' }, { into: null });
       });
@@ -236,23 +237,23 @@ describeEachDialect('space content', (dialect) => {
     });
 
     it('answers 404 for a page that is not in the content, and refuses bad queries', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space, guide } = await spaceWithContent(org);
       expectError(await org.client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: space.id, pageId: 'missing' } } }), 404, 'No page matches this id');
       const path = { spaceId: space.id, pageId: guide };
       expectError(await org.client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path, query: { format: 'html' as never } } }), 400, /format/);
       expectError(await org.client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path, query: { evaluated: 'sometimes' as never } } }), 400, /evaluated/);
       expectError(await org.client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: space.id, pageId: 'x'.repeat(129) } } }), 400, /pageId/);
-      const other = await f.newOrg('Other');
+      const other = await newOrg(server, 'Other');
       expectError(await other.client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path } }), 404);
       expectError(await server.client().GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path } }), 401);
     });
   });
 
-  describe('listFiles and getFileById', () => {
+  describe('listFiles', () => {
     it('pages through the files by name, with stable pages when files are added in between', async () => {
-      const org = await f.newOrg();
-      const space = await f.createSpace(org);
+      const org = await newOrg(server);
+      const space = await createSpace(org);
       await f.editMain(org, space.id, ['e.txt', 'a.txt', 'c.txt', 'b.txt', 'd.txt'].map((name) => textFile(name, name)));
       const first = await unwrap(org.client.GET('/spaces/{spaceId}/content/files', { params: { path: { spaceId: space.id }, query: { limit: 2 } } }));
       expect(first.items.map((file) => file.name)).toEqual(['a.txt', 'b.txt']);
@@ -274,19 +275,23 @@ describeEachDialect('space content', (dialect) => {
       expect(last.next).toBeUndefined();
     });
 
-    it('refuses limits out of range, foreign cursors and unknown parameters', async () => {
-      const org = await f.newOrg();
-      const space = await f.createSpace(org);
+    it('refuses limits out of range, foreign cursors and unknown parameters, and answers the access errors', async () => {
+      const org = await newOrg(server);
+      const space = await createSpace(org);
       const list = (query: Record<string, unknown>) => org.client.GET('/spaces/{spaceId}/content/files', { params: { path: { spaceId: space.id }, query: query as never } });
       expectError(await list({ limit: 1001 }), 400, /limit/);
       expectError(await list({ limit: 0 }), 400, /limit/);
       expectError(await list({ page: 'not-a-cursor' }), 400, /page/);
       expectError(await list({ sort: 'name' }), 400, /sort/);
       expect(await unwrap(list({}))).toEqual({ count: 0, items: [] });
+      expectError(await server.client().GET('/spaces/{spaceId}/content/files', spacePath(space.id)), 401);
+      expectError(await (await newOrg(server, 'Other')).client.GET('/spaces/{spaceId}/content/files', spacePath(space.id)), 404);
     });
+  });
 
+  describe('getFileById', () => {
     it('answers one file, 404 for an unknown one, and the access errors', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space, files } = await spaceWithContent(org);
       const file = await unwrap(org.client.GET('/spaces/{spaceId}/content/files/{fileId}', { params: { path: { spaceId: space.id, fileId: files[0]!.id } } }));
       expect(file).toMatchObject({ id: files[0]!.id, name: 'notes.txt', contentType: 'text/plain', size: 11 });
@@ -294,15 +299,13 @@ describeEachDialect('space content', (dialect) => {
       const path = { spaceId: space.id, fileId: files[0]!.id };
       expectError(await org.client.GET('/spaces/{spaceId}/content/files/{fileId}', { params: { path: { spaceId: space.id, fileId: 'missing' } } }), 404, 'No file matches this id');
       expectError(await server.client().GET('/spaces/{spaceId}/content/files/{fileId}', { params: { path } }), 401);
-      expectError(await (await f.newOrg('Other')).client.GET('/spaces/{spaceId}/content/files/{fileId}', { params: { path } }), 404);
+      expectError(await (await newOrg(server, 'Other')).client.GET('/spaces/{spaceId}/content/files/{fileId}', { params: { path } }), 404);
       expectError(await org.client.GET('/spaces/{spaceId}/content/files/{fileId}', { params: { path, query: { format: 'x' } as never } }), 400, /format/);
-      expectError(await server.client().GET('/spaces/{spaceId}/content/files', spacePath(space.id)), 401);
-      expectError(await (await f.newOrg('Other')).client.GET('/spaces/{spaceId}/content/files', spacePath(space.id)), 404);
     });
   });
 
   describe('change request content', () => {
-    async function spaceWithRequest(org: Org) {
+    async function spaceWithRequest(org: TestOrg) {
       const base = await spaceWithContent(org);
       const cr = await f.createCr(org.client, base.space.id);
       const update = await f.editCr(org.client, base.space.id, cr.id, [
@@ -313,42 +316,72 @@ describeEachDialect('space content', (dialect) => {
       return { ...base, cr, update, draft: f.pageOf(update, 'draft'), draftFile: update.insertedFiles![0]! };
     }
 
-    it('reads the revision, pages, files and page of a change request, by id or number, leaving main unchanged', async () => {
-      const org = await f.newOrg();
-      const { space, cr, update, draft, draftFile, install } = await spaceWithRequest(org);
-      const revision = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content', { params: { path: crPath(space.id, cr.id) } }));
-      expect(revision.id).toBe(update.changeRequest.revision);
-      expect(titles(revision.pages)).toEqual([['Guide', ['Install', 'Configure']], 'Reference', 'Draft']);
-      const base = `${PUBLIC_URL}/o/${org.organizationId}/s/${space.id}/~/changes/${cr.number}`;
-      expect(revision.pages[2]!.urls.app).toBe(`${base}/draft`);
-      expect(revision.files.map((file) => file.name).sort()).toEqual(['data.csv', 'draft.txt', 'notes.txt']);
+    // Reads change nothing, so the suites below share one space with one request.
+    let shared: Promise<{ org: TestOrg } & Awaited<ReturnType<typeof spaceWithRequest>>> | undefined;
+    const sharedRequest = () => (shared ??= (async () => {
+      const org = await newOrg(server);
+      return { org, ...(await spaceWithRequest(org)) };
+    })());
 
-      const byNumber = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages', { params: { path: crPath(space.id, cr.number) } }));
-      expect(titles(byNumber.pages)).toEqual(titles(revision.pages));
+    describe('getRevisionOfChangeRequestById', () => {
+      it('answers the revision of the request, its pages with app URLs under the request, and its files', async () => {
+        const { org, space, cr, update } = await sharedRequest();
+        const revision = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content', { params: { path: crPath(space.id, cr.id) } }));
+        expect(revision.id).toBe(update.changeRequest.revision);
+        expect(titles(revision.pages)).toEqual([['Guide', ['Install', 'Configure']], 'Reference', 'Draft']);
+        const base = `${PUBLIC_URL}/o/${org.organizationId}/s/${space.id}/~/changes/${cr.number}`;
+        expect(revision.pages[2]!.urls.app).toBe(`${base}/draft`);
+        expect(revision.files.map((file) => file.name).sort()).toEqual(['data.csv', 'draft.txt', 'notes.txt']);
+      });
+    });
 
-      const page = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', { params: { path: { ...crPath(space.id, cr.id), pageId: install }, query: { format: 'markdown' } } }));
-      expect(page.markdown).toBe('Run the new installer.');
-      expect((await getPage(org.client, space.id, install, { format: 'markdown' })).markdown).toBe('Run the installer.');
-      const draftDocument = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', { params: { path: { ...crPath(space.id, cr.number), pageId: draft }, query: { format: 'document' } } }));
-      expect(JSON.stringify(draftDocument.document)).toContain('"italic"');
-      expectError(await org.client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: space.id, pageId: draft } } }), 404);
+    describe('listPagesInChangeRequest', () => {
+      it('answers the page tree of the request, by number as by id', async () => {
+        const { org, space, cr } = await sharedRequest();
+        const byId = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages', { params: { path: crPath(space.id, cr.id) } }));
+        expect(titles(byId.pages)).toEqual([['Guide', ['Install', 'Configure']], 'Reference', 'Draft']);
+        const byNumber = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages', { params: { path: crPath(space.id, cr.number) } }));
+        expect(titles(byNumber.pages)).toEqual(titles(byId.pages));
+      });
+    });
 
-      const files = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', { params: { path: crPath(space.id, cr.id), query: { limit: 2 } } }));
-      expect(files.items.map((file) => file.name)).toEqual(['data.csv', 'draft.txt']);
-      expect(files.count).toBe(3);
-      const next = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', { params: { path: crPath(space.id, cr.id), query: { limit: 2, page: files.next!.page } } }));
-      expect(next.items.map((file) => file.name)).toEqual(['notes.txt']);
-      expect(next.next).toBeUndefined();
+    describe('getPageInChangeRequestById', () => {
+      it('answers a page as the request has it, main unchanged, and a page only the request has', async () => {
+        const { org, space, cr, draft, install } = await sharedRequest();
+        const page = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', { params: { path: { ...crPath(space.id, cr.id), pageId: install }, query: { format: 'markdown' } } }));
+        expect(page.markdown).toBe('Run the new installer.');
+        expect((await getPage(org.client, space.id, install, { format: 'markdown' })).markdown).toBe('Run the installer.');
+        const draftDocument = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', { params: { path: { ...crPath(space.id, cr.number), pageId: draft }, query: { format: 'document' } } }));
+        expect(JSON.stringify(draftDocument.document)).toContain('"italic"');
+        expectError(await org.client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: space.id, pageId: draft } } }), 404);
+      });
+    });
 
-      const file = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}', { params: { path: { ...crPath(space.id, cr.id), fileId: draftFile.id } } }));
-      expect(await (await fetch(file.downloadURL.replace(PUBLIC_URL, server.url))).text()).toBe('draft bytes');
-      expectError(await org.client.GET('/spaces/{spaceId}/content/files/{fileId}', { params: { path: { spaceId: space.id, fileId: draftFile.id } } }), 404);
+    describe('listFilesInChangeRequestById', () => {
+      it('pages through the files of the request by name', async () => {
+        const { org, space, cr } = await sharedRequest();
+        const files = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', { params: { path: crPath(space.id, cr.id), query: { limit: 2 } } }));
+        expect(files.items.map((file) => file.name)).toEqual(['data.csv', 'draft.txt']);
+        expect(files.count).toBe(3);
+        const next = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', { params: { path: crPath(space.id, cr.id), query: { limit: 2, page: files.next!.page } } }));
+        expect(next.items.map((file) => file.name)).toEqual(['notes.txt']);
+        expect(next.next).toBeUndefined();
+      });
+    });
+
+    describe('getFileInChangeRequestById', () => {
+      it('answers a file only the request has, with a download URL that serves its bytes', async () => {
+        const { org, space, cr, draftFile } = await sharedRequest();
+        const file = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}', { params: { path: { ...crPath(space.id, cr.id), fileId: draftFile.id } } }));
+        expect(await (await fetch(file.downloadURL.replace(PUBLIC_URL, server.url))).text()).toBe('draft bytes');
+        expectError(await org.client.GET('/spaces/{spaceId}/content/files/{fileId}', { params: { path: { spaceId: space.id, fileId: draftFile.id } } }), 404);
+      });
     });
 
     it('answers 404 for an unknown request, a request of another space, and the access errors', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space, cr, draft, draftFile } = await spaceWithRequest(org);
-      const otherSpace = await f.createSpace(org);
+      const otherSpace = await createSpace(org);
       const cases = [
         (client: QuireClient, path: { spaceId: string; changeRequestId: string }) => client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content', { params: { path } }),
         (client: QuireClient, path: { spaceId: string; changeRequestId: string }) => client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/pages', { params: { path } }),
@@ -356,8 +389,8 @@ describeEachDialect('space content', (dialect) => {
         (client: QuireClient, path: { spaceId: string; changeRequestId: string }) => client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', { params: { path: { ...path, pageId: draft } } }),
         (client: QuireClient, path: { spaceId: string; changeRequestId: string }) => client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}', { params: { path: { ...path, fileId: draftFile.id } } }),
       ];
-      const other = await f.newOrg('Other');
-      const reader = await f.member(org, 'read');
+      const other = await newOrg(server, 'Other');
+      const reader = await newMember(server, org, 'read');
       for (const call of cases) {
         expect((await call(reader.client, crPath(space.id, cr.id))).response.status).toBe(200);
         expectError(await call(org.client, crPath(space.id, 'missing')), 404, /change request/);

@@ -5,8 +5,11 @@ import { JobRunner } from '../src/jobs/runner.js';
 import { spacePurgeJob } from '../src/jobs/space-purge-job.js';
 import type { RoleOrGuest } from '../src/policies/roles.js';
 import { registerSpaceDepartureCheck, SPACE_PURGE_JOB, SPACE_RETENTION_MS } from '../src/services/space-lifecycle.js';
+import { findSpaceById } from '../src/stores/space-store.js';
 import { describeEachDialect } from './dialects.js';
 import { createCollection, createSpace, expectError, newMember, newOrg as createOrg, type TestMember, type TestOrg, useTestServer } from './helpers.js';
+import { countStoredRows, storedJob, storedJobs, storedRevision, storedSpacePositions } from './storage-facts.js';
+import { backdateSpaceDeletion, requeueJobs, setJobsDueAt } from './storage-setup.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PUBLIC_URL = 'https://docs.example.com';
@@ -50,11 +53,10 @@ describeEachDialect('spaces', (dialect) => {
         view: true, access: true, admin: true, viewInviteLinks: true, edit: true, triggerGitSync: true, comment: true, merge: true, review: true, installIntegration: true,
       });
 
-      const revision = await server.db.selectFrom('revisions').selectAll().where('id', '=', space.revision).executeTakeFirstOrThrow();
-      expect(revision).toMatchObject({ space_id: space.id, type: 'edits', parents: '[]', created_by: org.userId, change_request_id: null });
-      const root = await server.db.selectFrom('content_objects').selectAll().where('hash', '=', revision.root).executeTakeFirstOrThrow();
-      expect(root.kind).toBe('root');
-      expect(JSON.parse(Buffer.from(root.body).toString('utf8'))).toEqual({ kind: 'root', pages: [], files: [] });
+      const content = await unwrap(org.client.GET('/spaces/{spaceId}/content', spacePath(space.id)));
+      expect(content).toMatchObject({ id: space.revision, type: 'edits', parents: [], pages: [], files: [] });
+      // Who made the first revision is stored only: no API object shows it.
+      expect(await storedRevision(server, space.revision)).toMatchObject({ space_id: space.id, created_by: org.userId, change_request_id: null });
     });
 
     it('takes title, emoji, language and edit mode, and puts a space in a collection as in-collection', async () => {
@@ -279,8 +281,8 @@ describeEachDialect('spaces', (dialect) => {
     });
   });
 
-  describe('deleteSpaceById, restoreSpace and the purge', () => {
-    it('deletes, keeps the space readable with deletedAt, restores it, and 204s when absent', async () => {
+  describe('deleteSpaceById', () => {
+    it('deletes, keeps the space readable with deletedAt, queues its purge, and 204s when absent', async () => {
       const org = await newOrg();
       const space = await createSpace(org, { title: 'Doomed' });
       const deleted = await org.client.DELETE('/spaces/{spaceId}', spacePath(space.id));
@@ -292,22 +294,18 @@ describeEachDialect('spaces', (dialect) => {
       expect((await org.client.DELETE('/spaces/{spaceId}', spacePath(space.id))).response.status).toBe(204);
       expect((await org.client.DELETE('/spaces/{spaceId}', spacePath('neverExisted000'))).response.status).toBe(204);
 
-      const job = await server.db.selectFrom('jobs').selectAll().where('kind', '=', SPACE_PURGE_JOB).where('payload', 'like', `%${space.id}%`).executeTakeFirstOrThrow();
-      expect(JSON.parse(job.payload)).toEqual({ spaceIds: [space.id] });
-      expect(Date.parse(job.run_at)).toBe(Date.parse(seen.deletedAt!) + SPACE_RETENTION_MS);
+      // The purge is queued with the deletion, due when the retention ends: the queue shows nowhere but in storage.
+      const [job, ...more] = await storedJobs(server, SPACE_PURGE_JOB, space.id);
+      expect(more).toEqual([]);
+      expect(JSON.parse(job!.payload)).toEqual({ spaceIds: [space.id] });
+      expect(Date.parse(job!.run_at)).toBe(Date.parse(seen.deletedAt!) + SPACE_RETENTION_MS);
 
       // Other operations treat a deleted space as absent.
       expectError(await org.client.POST('/spaces/{spaceId}/duplicate', spacePath(space.id)), 404);
       expectError(await org.client.POST('/spaces/{spaceId}/move', { ...spacePath(space.id), body: { parent: null } }), 404);
-
-      const restored = await unwrap(org.client.POST('/spaces/{spaceId}/restore', spacePath(space.id)));
-      expect(restored.deletedAt).toBeUndefined();
-      expect(restored).toMatchObject({ id: space.id, title: 'Doomed', revision: space.revision });
-      expect((await listAll(org.client, org.organizationId)).map((item) => item.id)).toEqual([space.id]);
-      expectError(await org.client.POST('/spaces/{spaceId}/restore', spacePath(space.id)), 409, 'The space is not deleted');
     });
 
-    it('answers 401, 404 for another organization and 403 below admin, for delete and restore', async () => {
+    it('answers 401, 404 for another organization and 403 below admin', async () => {
       const org = await newOrg();
       const other = await newOrg('Other');
       const space = await createSpace(org);
@@ -316,13 +314,35 @@ describeEachDialect('spaces', (dialect) => {
       expectError(await other.client.DELETE('/spaces/{spaceId}', spacePath(space.id)), 404);
       expectError(await editor.client.DELETE('/spaces/{spaceId}', spacePath(space.id)), 403);
       expect((await unwrap(org.client.GET('/spaces/{spaceId}', spacePath(space.id)))).deletedAt).toBeUndefined();
+    });
+  });
+
+  describe('restoreSpace', () => {
+    it('restores a deleted space as it was, and refuses one that is not deleted with 409', async () => {
+      const org = await newOrg();
+      const space = await createSpace(org, { title: 'Doomed' });
+      await unwrap(org.client.DELETE('/spaces/{spaceId}', spacePath(space.id)));
+      const restored = await unwrap(org.client.POST('/spaces/{spaceId}/restore', spacePath(space.id)));
+      expect(restored.deletedAt).toBeUndefined();
+      expect(restored).toMatchObject({ id: space.id, title: 'Doomed', revision: space.revision });
+      expect((await listAll(org.client, org.organizationId)).map((item) => item.id)).toEqual([space.id]);
+      expectError(await org.client.POST('/spaces/{spaceId}/restore', spacePath(space.id)), 409, 'The space is not deleted');
+    });
+
+    it('answers 401, 404 for another organization or an unknown space, and 403 below admin', async () => {
+      const org = await newOrg();
+      const other = await newOrg('Other');
+      const space = await createSpace(org);
+      const editor = await member(org, 'create');
       await unwrap(org.client.DELETE('/spaces/{spaceId}', spacePath(space.id)));
       expectError(await server.client().POST('/spaces/{spaceId}/restore', spacePath(space.id)), 401);
       expectError(await other.client.POST('/spaces/{spaceId}/restore', spacePath(space.id)), 404);
       expectError(await editor.client.POST('/spaces/{spaceId}/restore', spacePath(space.id)), 403);
       expectError(await org.client.POST('/spaces/{spaceId}/restore', spacePath('neverExisted000')), 404);
     });
+  });
 
+  describe('deleteSpaceById after the 7 days of retention', () => {
     it('a space past its 7 days is gone: unreadable, not restorable, and the queued job removes it for good', async () => {
       const org = await newOrg();
       const space = await createSpace(org, { title: 'Expired' });
@@ -332,10 +352,10 @@ describeEachDialect('spaces', (dialect) => {
       await unwrap(org.client.POST('/spaces/{spaceId}/restore', spacePath(restoredLater.id)));
 
       // A job that runs before the retention ends (a clock that lags, a manual run) removes nothing.
-      const jobs = await server.db.selectFrom('jobs').select(['id', 'payload']).where('kind', '=', SPACE_PURGE_JOB).execute();
-      const ours = jobs.filter((job) => job.payload.includes(space.id) || job.payload.includes(restoredLater.id));
+      // Time travel: the purge jobs are made due now, and later put back in the queue, in storage.
+      const ours = [...await storedJobs(server, SPACE_PURGE_JOB, space.id), ...await storedJobs(server, SPACE_PURGE_JOB, restoredLater.id)].map((job) => job.id);
       expect(ours).toHaveLength(2);
-      const dueNow = async () => server.db.updateTable('jobs').set({ run_at: new Date(Date.now() - 1000).toISOString() }).where('id', 'in', ours.map((job) => job.id)).execute();
+      const dueNow = () => setJobsDueAt(server, ours, new Date(Date.now() - 1000));
       await dueNow();
       const early = new JobRunner({ services: server.running.services, handlers: { [SPACE_PURGE_JOB]: spacePurgeJob() } });
       while (await early.runOnce()) { /* drain */ }
@@ -343,14 +363,14 @@ describeEachDialect('spaces', (dialect) => {
 
       // Eight days later.
       const later = Date.now() + 8 * DAY_MS;
-      await server.db.updateTable('jobs').set({ status: 'queued', attempts: 0 }).where('id', 'in', ours.map((job) => job.id)).execute();
+      await requeueJobs(server, ours);
       await dueNow();
       const runner = new JobRunner({ services: server.running.services, handlers: { [SPACE_PURGE_JOB]: spacePurgeJob({ now: () => later }) } });
       while (await runner.runOnce()) { /* drain */ }
-      const statuses = await server.db.selectFrom('jobs').select('status').where('id', 'in', ours.map((job) => job.id)).execute();
-      expect(statuses.map((job) => job.status)).toEqual(['succeeded', 'succeeded']);
-      expect(await server.db.selectFrom('spaces').select('id').where('id', '=', space.id).executeTakeFirst()).toBeUndefined();
-      expect(await server.db.selectFrom('revisions').select('id').where('space_id', '=', space.id).execute()).toEqual([]);
+      expect(await Promise.all(ours.map(async (id) => (await storedJob(server, id)).status))).toEqual(['succeeded', 'succeeded']);
+      // Removed for good: neither the space nor its revisions are left in storage.
+      expect(await findSpaceById(server.db, space.id)).toBeUndefined();
+      expect(await countStoredRows(server, 'revisions', space.id)).toBe(0);
       expectError(await org.client.GET('/spaces/{spaceId}', spacePath(space.id)), 404);
       expectError(await org.client.POST('/spaces/{spaceId}/restore', spacePath(space.id)), 404);
       expect((await org.client.DELETE('/spaces/{spaceId}', spacePath(space.id))).response.status).toBe(204);
@@ -362,7 +382,7 @@ describeEachDialect('spaces', (dialect) => {
       const org = await newOrg();
       const space = await createSpace(org);
       await unwrap(org.client.DELETE('/spaces/{spaceId}', spacePath(space.id)));
-      await server.db.updateTable('spaces').set({ deleted_at: new Date(Date.now() - 7 * DAY_MS - 60_000).toISOString() }).where('id', '=', space.id).execute();
+      await backdateSpaceDeletion(server, space.id, new Date(Date.now() - 7 * DAY_MS - 60_000));
       expectError(await org.client.GET('/spaces/{spaceId}', spacePath(space.id)), 404);
       expectError(await org.client.POST('/spaces/{spaceId}/restore', spacePath(space.id)), 404);
     });
@@ -376,8 +396,9 @@ describeEachDialect('spaces', (dialect) => {
       const original = await createSpace(org, { title: 'Original', emoji: '📗', parent: collection.id });
       await createSpace(org, { title: 'Last', parent: collection.id });
       await unwrap(org.client.PATCH('/spaces/{spaceId}', { ...spacePath(original.id), body: { language: 'fr', editMode: 'locked', defaultLevel: 'comment', mergeRules: { type: 'none' } } }));
-      const objectsBefore = await server.db.selectFrom('content_objects').select('hash').execute();
-      const revisionsBefore = await server.db.selectFrom('revisions').select('id').execute();
+      // Sharing the content is a fact of storage: one new revision row over the same root, no new object.
+      const objectsBefore = await countStoredRows(server, 'content_objects');
+      const revisionsBefore = await countStoredRows(server, 'revisions');
 
       const result = await org.client.POST('/spaces/{spaceId}/duplicate', spacePath(original.id));
       expect(result.response.status).toBe(201);
@@ -388,9 +409,9 @@ describeEachDialect('spaces', (dialect) => {
         title: 'Original', emoji: '📗', language: 'fr', editMode: 'locked', defaultLevel: 'comment', mergeRules: { type: 'none' },
         visibility: 'in-collection', parent: collection.id, comments: 0, changeRequests: 0,
       });
-      expect(await server.db.selectFrom('content_objects').select('hash').execute()).toHaveLength(objectsBefore.length);
-      expect(await server.db.selectFrom('revisions').select('id').execute()).toHaveLength(revisionsBefore.length + 1);
-      const [from, to] = await Promise.all([original.revision, copy.revision].map((id) => server.db.selectFrom('revisions').selectAll().where('id', '=', id).executeTakeFirstOrThrow()));
+      expect(await countStoredRows(server, 'content_objects')).toBe(objectsBefore);
+      expect(await countStoredRows(server, 'revisions')).toBe(revisionsBefore + 1);
+      const [from, to] = await Promise.all([original.revision, copy.revision].map((id) => storedRevision(server, id)));
       expect(to!.root).toBe(from!.root);
       expect(to!.space_id).toBe(copy.id);
       expect(await collectionSpaces(org.client, collection.id)).toEqual(['First', 'Original', 'Original', 'Last']);
@@ -453,8 +474,8 @@ describeEachDialect('spaces', (dialect) => {
       const movers = landed.slice(6);
       const moved = await Promise.all(movers.map((space) => org.client.POST('/spaces/{spaceId}/move', { ...spacePath(space.id), body: { position: { after: { type: 'space', space: anchor.id } } } })));
       expect(moved.map((result) => result.response.status)).toEqual([200, 200, 200, 200, 200, 200]);
-      const rows = await server.db.selectFrom('spaces').select('position').where('collection_id', '=', shelf.id).execute();
-      expect(new Set(rows.map((row) => row.position)).size).toBe(12);
+      // No two spaces share an order key (ties would list in an arbitrary order): keys are stored only.
+      expect(new Set(await storedSpacePositions(server, shelf.id)).size).toBe(12);
       const order = await collectionSpaces(org.client, shelf.id);
       expect(order).toHaveLength(12);
       expect(order[0]).toBe(anchor.title);
@@ -523,7 +544,7 @@ describeEachDialect('spaces', (dialect) => {
       expect(moved.parent).toBeUndefined();
       expect(await listAll(org.client, org.organizationId)).toEqual([]);
       expect((await listAll(target.client, target.organizationId)).map((item) => item.id)).toContain(space.id);
-      expect(await server.db.selectFrom('revisions').select('space_id').where('id', '=', space.revision).executeTakeFirst()).toEqual({ space_id: space.id });
+      expect((await unwrap(target.client.GET('/spaces/{spaceId}/content', spacePath(space.id)))).id).toBe(space.revision);
 
       const inCollection = await unwrap(org.client.POST('/spaces/{spaceId}/transfer', { ...spacePath(space.id), body: { organization: target.organizationId, collection: targetCollection.id } }));
       expect(inCollection).toMatchObject({ organization: target.organizationId, parent: targetCollection.id });

@@ -361,57 +361,72 @@ describeEachDialect('teams', (dialect) => {
     });
   });
 
-  describe('addMemberToOrganizationTeamById and deleteMemberFromOrganizationTeamById', () => {
-    const add = (client: QuireClient, organizationId: string, teamId: string, userId: string, body?: unknown) =>
-      client.PUT('/orgs/{organizationId}/teams/{teamId}/members/{userId}', { params: teamMemberPath(organizationId, teamId, userId), ...(body === undefined ? {} : { body: body as never }) });
-    const remove = (client: QuireClient, organizationId: string, teamId: string, userId: string) =>
-      client.DELETE('/orgs/{organizationId}/teams/{teamId}/members/{userId}', { params: teamMemberPath(organizationId, teamId, userId) });
+  const addTeamMember = (client: QuireClient, organizationId: string, teamId: string, userId: string, body?: unknown) =>
+    client.PUT('/orgs/{organizationId}/teams/{teamId}/members/{userId}', { params: teamMemberPath(organizationId, teamId, userId), ...(body === undefined ? {} : { body: body as never }) });
+  const removeTeamMember = (client: QuireClient, organizationId: string, teamId: string, userId: string) =>
+    client.DELETE('/orgs/{organizationId}/teams/{teamId}/members/{userId}', { params: teamMemberPath(organizationId, teamId, userId) });
 
-    it('adds with the role member by default, keeps the role when re-added without one, and removes (204 also when absent)', async () => {
+  describe('addMemberToOrganizationTeamById', () => {
+    it('adds with the role member by default, and keeps the role when re-added without one', async () => {
       const org = await organization({ a: 'read', b: null });
       const team = await unwrap(createTeam(org.admin.client, org.organizationId, { title: 'One by one' }));
-      expect((await add(org.admin.client, org.organizationId, team.id, org.people.a!.userId)).response.status).toBe(204);
-      expect((await add(org.admin.client, org.organizationId, team.id, org.people.b!.userId, { role: 'owner' })).response.status).toBe(204);
+      expect((await addTeamMember(org.admin.client, org.organizationId, team.id, org.people.a!.userId)).response.status).toBe(204);
+      expect((await addTeamMember(org.admin.client, org.organizationId, team.id, org.people.b!.userId, { role: 'owner' })).response.status).toBe(204);
       expect(await teamMembers(org.admin.client, org.organizationId, team.id)).toEqual({ [org.people.a!.userId]: 'member', [org.people.b!.userId]: 'owner' });
-      await unwrap(add(org.admin.client, org.organizationId, team.id, org.people.b!.userId, {}));
+      await unwrap(addTeamMember(org.admin.client, org.organizationId, team.id, org.people.b!.userId, {}));
       expect((await teamMembers(org.admin.client, org.organizationId, team.id))[org.people.b!.userId]).toBe('owner');
-      await unwrap(add(org.admin.client, org.organizationId, team.id, org.people.b!.userId, { role: 'member' }));
+      await unwrap(addTeamMember(org.admin.client, org.organizationId, team.id, org.people.b!.userId, { role: 'member' }));
       expect((await teamMembers(org.admin.client, org.organizationId, team.id))[org.people.b!.userId]).toBe('member');
-
-      expect((await remove(org.admin.client, org.organizationId, team.id, org.people.a!.userId)).response.status).toBe(204);
-      expect(await teamMembers(org.admin.client, org.organizationId, team.id)).toEqual({ [org.people.b!.userId]: 'member' });
-      expect((await remove(org.admin.client, org.organizationId, team.id, org.people.a!.userId)).response.status).toBe(204);
     });
 
     it('answers 404 for a user outside the organization or a missing team, 400 for a bad body', async () => {
       const org = await organization({ a: 'read' });
       const other = await organization();
       const team = await unwrap(createTeam(org.admin.client, org.organizationId, { title: 'Strict' }));
-      const stranger = await add(org.admin.client, org.organizationId, team.id, other.admin.userId);
+      const stranger = await addTeamMember(org.admin.client, org.organizationId, team.id, other.admin.userId);
       expect(stranger.response.status).toBe(404);
       expect(errorMessage(stranger)).toBe('No member of this organization has this id');
-      expect((await add(org.admin.client, org.organizationId, 'noSuchTeam000000000', org.people.a!.userId)).response.status).toBe(404);
-      expect((await remove(org.admin.client, org.organizationId, 'noSuchTeam000000000', org.people.a!.userId)).response.status).toBe(404);
-      const badRole = await add(org.admin.client, org.organizationId, team.id, org.people.a!.userId, { role: 'admin' });
+      expect((await addTeamMember(org.admin.client, org.organizationId, 'noSuchTeam000000000', org.people.a!.userId)).response.status).toBe(404);
+      const badRole = await addTeamMember(org.admin.client, org.organizationId, team.id, org.people.a!.userId, { role: 'admin' });
       expect(badRole.response.status).toBe(400);
       expect(errorMessage(badRole)).toMatch(/^body\.role/);
-      const extra = await add(org.admin.client, org.organizationId, team.id, org.people.a!.userId, { role: 'member', note: 'x' });
+      const extra = await addTeamMember(org.admin.client, org.organizationId, team.id, org.people.a!.userId, { role: 'member', note: 'x' });
       expect(errorMessage(extra)).toBe('body.note is not allowed');
       expect(await teamMembers(org.admin.client, org.organizationId, team.id)).toEqual({});
     });
 
     it('is for admins and team owners: 403 for a plain member, 404 to another organization, 401 without a token', async () => {
-      const org = await organization({ plain: 'admin', reader: 'read', x: 'read' });
+      const org = await organization({ plain: 'admin', reader: 'read' });
       const other = await organization();
       // `plain` is an organization admin in another sense; demote them to check the team rule alone.
       await unwrap(org.admin.client.PATCH('/orgs/{organizationId}/members/{userId}', { params: { path: { organizationId: org.organizationId, userId: org.people.plain!.userId } }, body: { role: 'edit' } }));
+      const team = await unwrap(createTeam(org.admin.client, org.organizationId, { title: 'Guarded', members: [org.people.plain!.userId] }));
+      expect((await addTeamMember(org.people.plain!.client, org.organizationId, team.id, org.people.reader!.userId)).response.status).toBe(403);
+      expect((await addTeamMember(other.admin.client, org.organizationId, team.id, org.people.reader!.userId)).response.status).toBe(404);
+      expect((await addTeamMember(server.client(), org.organizationId, team.id, org.people.reader!.userId)).response.status).toBe(401);
+      expect(await teamMembers(org.admin.client, org.organizationId, team.id)).toEqual({ [org.people.plain!.userId]: 'member' });
+    });
+  });
+
+  describe('deleteMemberFromOrganizationTeamById', () => {
+    it('removes one member and keeps the others, answering 204 also when the user is not in the team; 404 for a missing team', async () => {
+      const org = await organization({ a: 'read', b: null });
+      const team = await unwrap(createTeam(org.admin.client, org.organizationId, { title: 'One by one', members: [org.people.a!.userId, org.people.b!.userId] }));
+      expect((await removeTeamMember(org.admin.client, org.organizationId, team.id, org.people.a!.userId)).response.status).toBe(204);
+      expect(await teamMembers(org.admin.client, org.organizationId, team.id)).toEqual({ [org.people.b!.userId]: 'member' });
+      expect((await removeTeamMember(org.admin.client, org.organizationId, team.id, org.people.a!.userId)).response.status).toBe(204);
+      expect((await removeTeamMember(org.admin.client, org.organizationId, 'noSuchTeam000000000', org.people.a!.userId)).response.status).toBe(404);
+      expect(await teamMembers(org.admin.client, org.organizationId, team.id)).toEqual({ [org.people.b!.userId]: 'member' });
+    });
+
+    it('is for admins and team owners: 403 for a plain member, 404 to another organization, 401 without a token', async () => {
+      const org = await organization({ plain: 'admin', x: 'read' });
+      const other = await organization();
+      await unwrap(org.admin.client.PATCH('/orgs/{organizationId}/members/{userId}', { params: { path: { organizationId: org.organizationId, userId: org.people.plain!.userId } }, body: { role: 'edit' } }));
       const team = await unwrap(createTeam(org.admin.client, org.organizationId, { title: 'Guarded', members: [org.people.plain!.userId, org.people.x!.userId] }));
-      expect((await add(org.people.plain!.client, org.organizationId, team.id, org.people.reader!.userId)).response.status).toBe(403);
-      expect((await remove(org.people.plain!.client, org.organizationId, team.id, org.people.x!.userId)).response.status).toBe(403);
-      expect((await add(other.admin.client, org.organizationId, team.id, org.people.reader!.userId)).response.status).toBe(404);
-      expect((await remove(other.admin.client, org.organizationId, team.id, org.people.x!.userId)).response.status).toBe(404);
-      expect((await add(server.client(), org.organizationId, team.id, org.people.reader!.userId)).response.status).toBe(401);
-      expect((await remove(server.client(), org.organizationId, team.id, org.people.x!.userId)).response.status).toBe(401);
+      expect((await removeTeamMember(org.people.plain!.client, org.organizationId, team.id, org.people.x!.userId)).response.status).toBe(403);
+      expect((await removeTeamMember(other.admin.client, org.organizationId, team.id, org.people.x!.userId)).response.status).toBe(404);
+      expect((await removeTeamMember(server.client(), org.organizationId, team.id, org.people.x!.userId)).response.status).toBe(401);
       expect(await teamMembers(org.admin.client, org.organizationId, team.id)).toEqual({ [org.people.plain!.userId]: 'member', [org.people.x!.userId]: 'member' });
     });
   });

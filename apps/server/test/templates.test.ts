@@ -1,9 +1,11 @@
 import { unwrap, type QuireClient } from '@quire/client';
 import type { RevisionPage } from '@quire/api-types';
 import { describe, expect, it } from 'vitest';
+import { SEARCH_REINDEX_JOB } from '../src/services/search-reindex.js';
 import { describeEachDialect } from './dialects.js';
-import { useTestServer } from './helpers.js';
-import { contentFixtures, crPath, expectError, md, textFile, type Org } from './content-fixtures.js';
+import { createSpace, expectError, newMember, newOrg, type TestOrg, useTestServer } from './helpers.js';
+import { contentFixtures, crPath, md, textFile } from './content-fixtures.js';
+import { countStoredRows, storedJobs, storedRevision } from './storage-facts.js';
 
 const PETSTORE_YAML = `
 openapi: 3.0.3
@@ -124,22 +126,23 @@ describeEachDialect('templates', (dialect) => {
     return (await unwrap(client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId, pageId }, query: { format: 'markdown' } } }))).markdown!;
   }
 
+  /** Search reindexes queued for the space: stored jobs, since the queue is written with the content but shows nowhere. */
   async function queuedReindexes(spaceId: string): Promise<number> {
-    const jobs = await server.db.selectFrom('jobs').select('payload').where('kind', '=', 'search.reindex').where('status', '=', 'queued').execute();
-    return jobs.filter((job) => (JSON.parse(job.payload) as { spaceId: string }).spaceId === spaceId).length;
+    const jobs = await storedJobs(server, SEARCH_REINDEX_JOB, spaceId);
+    return jobs.filter((job) => job.status === 'queued').length;
   }
 
   /** A space holding one page and the given spec file; answers the space and the file's id. */
-  async function spaceWithSpec(org: Org, name: string, text: string) {
-    const space = await f.createSpace(org);
+  async function spaceWithSpec(org: TestOrg, name: string, text: string) {
+    const space = await createSpace(org);
     const update = await f.editMain(org, space.id, [{ operation: 'insert_page', title: 'Intro', document: md('Hello') }, textFile(name, text)]);
     return { space, file: update.insertedFiles![0]!.id };
   }
 
-  describe('on the main content', () => {
+  describe('applyTemplateToSpace on the main content', () => {
     it('adds an Untitled page at the end as a new main revision, and queues the search reindex', async () => {
-      const org = await f.newOrg();
-      const space = await f.createSpace(org);
+      const org = await newOrg(server);
+      const space = await createSpace(org);
       await f.editMain(org, space.id, [{ operation: 'insert_page', title: 'First', document: md('one') }]);
       const before = await f.getSpace(org.client, space.id);
       const jobsBefore = await queuedReindexes(space.id);
@@ -153,13 +156,13 @@ describeEachDialect('templates', (dialect) => {
       expect(revision.pages.map((page) => [page.title, page.slug])).toEqual([['First', 'first'], ['Untitled', 'untitled']]);
       expect(await markdownOf(org.client, space.id, revision.pages[1]!.id)).toBe('');
       expect(await queuedReindexes(space.id)).toBe(jobsBefore + 1);
-      const row = await server.db.selectFrom('revisions').selectAll().where('id', '=', after.revision).executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ created_by: org.userId, change_request_id: null });
+      // Who made the revision is stored only: no API object shows it.
+      expect(await storedRevision(server, after.revision)).toMatchObject({ created_by: org.userId, change_request_id: null });
     });
 
     it('adds the getting-started tree with its example text, the welcome page linking to the quickstart', async () => {
-      const org = await f.newOrg();
-      const space = await f.createSpace(org);
+      const org = await newOrg(server);
+      const space = await createSpace(org);
       expect((await apply(org.client, space.id, { id: 'getting-started' })).response.status).toBe(201);
       expect((await apply(org.client, space.id, { id: 'getting-started' })).response.status).toBe(201);
       const pages = await pagesOf(org.client, space.id);
@@ -175,7 +178,7 @@ describeEachDialect('templates', (dialect) => {
     });
 
     it('builds an API reference from a YAML OpenAPI file: one page per tag with its operations', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space, file } = await spaceWithSpec(org, 'petstore.yaml', PETSTORE_YAML);
       const result = await apply(org.client, space.id, { id: 'openapi-reference', params: { contentRefs: { spec: { kind: 'file', file } } } });
       expect(result.response.status, JSON.stringify(result.error)).toBe(201);
@@ -216,7 +219,7 @@ describeEachDialect('templates', (dialect) => {
     });
 
     it('reads Swagger 2.0 JSON too', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space, file } = await spaceWithSpec(org, 'legacy.json', SWAGGER_JSON);
       expect((await apply(org.client, space.id, { id: 'openapi-reference', params: { contentRefs: { spec: { kind: 'file', file } } } })).response.status).toBe(201);
       const reference = (await pagesOf(org.client, space.id))[1]!;
@@ -228,7 +231,7 @@ describeEachDialect('templates', (dialect) => {
     });
 
     it('refuses a wrong spec reference with 400 and changes nothing', async () => {
-      const org = await f.newOrg();
+      const org = await newOrg(server);
       const { space, file } = await spaceWithSpec(org, 'notes.yaml', 'just: text\n');
       const bad = await f.editMain(org, space.id, [textFile('broken.yaml', 'openapi: 3.0.0\npaths: [\n')]);
       const badFile = bad.insertedFiles![0]!.id;
@@ -245,8 +248,8 @@ describeEachDialect('templates', (dialect) => {
     });
 
     it('refuses invalid bodies with 400 naming the field', async () => {
-      const org = await f.newOrg();
-      const space = await f.createSpace(org);
+      const org = await newOrg(server);
+      const space = await createSpace(org);
       const post = (body: unknown) => org.client.POST('/spaces/{spaceId}/content/template', { params: { path: { spaceId: space.id } }, body: body as never });
       expectError(await post({ id: 'fancy' }), 400, /body\.id/);
       expectError(await post({}), 400, /id/);
@@ -257,37 +260,37 @@ describeEachDialect('templates', (dialect) => {
     });
 
     it('answers 401, 404 for another organization or a deleted space, and 403 below edit or on a locked space', async () => {
-      const org = await f.newOrg();
-      const space = await f.createSpace(org);
+      const org = await newOrg(server);
+      const space = await createSpace(org);
       expectError(await apply(server.client(), space.id, { id: 'blank' }), 401);
-      expectError(await apply((await f.newOrg('Other')).client, space.id, { id: 'blank' }), 404);
-      expectError(await apply((await f.member(org, null)).client, space.id, { id: 'blank' }), 404);
-      for (const role of ['read', 'comment'] as const) expectError(await apply((await f.member(org, role)).client, space.id, { id: 'blank' }), 403, /edit permission/);
-      expect((await apply((await f.member(org, 'edit')).client, space.id, { id: 'blank' })).response.status).toBe(201);
+      expectError(await apply((await newOrg(server, 'Other')).client, space.id, { id: 'blank' }), 404);
+      expectError(await apply((await newMember(server, org, null)).client, space.id, { id: 'blank' }), 404);
+      for (const role of ['read', 'comment'] as const) expectError(await apply((await newMember(server, org, role)).client, space.id, { id: 'blank' }), 403, /edit permission/);
+      expect((await apply((await newMember(server, org, 'edit')).client, space.id, { id: 'blank' })).response.status).toBe(201);
       await unwrap(org.client.PATCH('/spaces/{spaceId}', { params: { path: { spaceId: space.id } }, body: { editMode: 'locked' } }));
       expectError(await apply(org.client, space.id, { id: 'blank' }), 403, /locked/);
       await unwrap(org.client.PATCH('/spaces/{spaceId}', { params: { path: { spaceId: space.id } }, body: { editMode: 'live' } }));
       await unwrap(org.client.DELETE('/spaces/{spaceId}', { params: { path: { spaceId: space.id } } }));
       expectError(await apply(org.client, space.id, { id: 'blank' }), 404);
-      expect((await pagesOf(org.client, (await f.createSpace(org)).id))).toEqual([]);
+      expect((await pagesOf(org.client, (await createSpace(org)).id))).toEqual([]);
     });
 
     it('keeps every template when several are applied at once', async () => {
-      const org = await f.newOrg();
-      const space = await f.createSpace(org);
+      const org = await newOrg(server);
+      const space = await createSpace(org);
       const results = await Promise.all(Array.from({ length: 10 }, () => apply(org.client, space.id, { id: 'blank' })));
       expect(results.map((result) => result.response.status)).toEqual(Array(10).fill(201));
       expect((await pagesOf(org.client, space.id)).map((page) => page.slug)).toEqual(['untitled', ...Array.from({ length: 9 }, (_, i) => `untitled-${i + 2}`)]);
-      const revisions = await server.db.selectFrom('revisions').select('id').where('space_id', '=', space.id).execute();
-      expect(revisions).toHaveLength(11);
+      // One revision per template, none lost or merged into another: a fact of storage, revisions are not listed.
+      expect(await countStoredRows(server, 'revisions', space.id)).toBe(11);
     });
   });
 
-  describe('into a change request', () => {
+  describe('applyTemplateToSpace into a change request', () => {
     it('adds the pages as a new revision of the request, by id or number, leaving main unchanged', async () => {
-      const org = await f.newOrg();
-      const space = await f.createSpace(org);
-      const editor = await f.member(org, 'edit');
+      const org = await newOrg(server);
+      const space = await createSpace(org);
+      const editor = await newMember(server, org, 'edit');
       const cr = await f.createCr(org.client, space.id);
       const main = (await f.getSpace(org.client, space.id)).revision;
       const jobsBefore = await queuedReindexes(space.id);
@@ -301,15 +304,15 @@ describeEachDialect('templates', (dialect) => {
       expect((await f.getSpace(org.client, space.id)).revision).toBe(main);
       expect(await pagesOf(org.client, space.id)).toEqual([]);
       expect(await queuedReindexes(space.id)).toBe(jobsBefore);
-      const contributors = await server.db.selectFrom('change_request_contributors').select('user_id').where('change_request_id', '=', cr.id).execute();
-      expect(contributors.map((row) => row.user_id)).toContain(editor.userId);
-      const row = await server.db.selectFrom('revisions').selectAll().where('id', '=', after.revision).executeTakeFirstOrThrow();
-      expect(row.change_request_id).toBe(cr.id);
+      const contributedTo = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests', { params: { path: { spaceId: space.id }, query: { status: 'draft', contributor: editor.userId } } }));
+      expect(contributedTo.items.map((item) => item.id)).toEqual([cr.id]);
+      // The request a revision was made for is stored only: no API object shows it.
+      expect((await storedRevision(server, after.revision)).change_request_id).toBe(cr.id);
     });
 
     it('reads the spec file from the content of the request', async () => {
-      const org = await f.newOrg();
-      const space = await f.createSpace(org);
+      const org = await newOrg(server);
+      const space = await createSpace(org);
       const cr = await f.createCr(org.client, space.id);
       const update = await f.editCr(org.client, space.id, cr.id, [textFile('api.json', JSON.stringify({ openapi: '3.1.0', info: { title: 'Mini', version: '0' }, paths: { '/ping': { get: { responses: { 200: { description: 'pong' } } } } } }))]);
       const file = update.insertedFiles![0]!.id;
@@ -320,10 +323,10 @@ describeEachDialect('templates', (dialect) => {
     });
 
     it('answers 404 for an unknown request and 409 for a merged or archived one', async () => {
-      const org = await f.newOrg();
-      const space = await f.createSpace(org);
+      const org = await newOrg(server);
+      const space = await createSpace(org);
       expectError(await apply(org.client, space.id, { id: 'blank', changeRequestId: 'missing' }), 404, /change request/);
-      const otherSpace = await f.createSpace(org);
+      const otherSpace = await createSpace(org);
       const foreign = await f.createCr(org.client, otherSpace.id);
       expectError(await apply(org.client, space.id, { id: 'blank', changeRequestId: foreign.id }), 404, /change request/);
 
@@ -338,7 +341,7 @@ describeEachDialect('templates', (dialect) => {
       expectError(await apply(org.client, space.id, { id: 'blank', changeRequestId: merged.id }), 409, /merged/);
       const after = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}', { params: { path: crPath(space.id, merged.id) } }));
       expect(after.revision).toBe(before.revision);
-      expectError(await apply((await f.member(org, 'read')).client, space.id, { id: 'blank', changeRequestId: merged.id }), 403);
+      expectError(await apply((await newMember(server, org, 'read')).client, space.id, { id: 'blank', changeRequestId: merged.id }), 403);
     });
   });
 });

@@ -11,7 +11,7 @@ import { JobRunner } from '../jobs/runner.js';
 import { createLogger } from '../logger.js';
 import { bootstrap } from '../services/admin-service.js';
 import type { ServiceContext } from '../services/context.js';
-import { queueGitImport } from '../services/git-sync-service.js';
+import { importGitRepository } from '../services/git-sync-service.js';
 import { createSpace } from '../services/space-service.js';
 import { LocalDiskBlobStorage } from '../storage/blob-storage.js';
 import { findGitSyncOperation, findGitSyncState } from '../stores/git-sync-store.js';
@@ -150,7 +150,7 @@ export async function runImportBench(options: ImportBenchOptions = {}): Promise<
       if (!user) throw new Error('the bench user was not created');
       const caller = { user, tokenId: 'bench' };
       const { space } = await createSpace(context, caller, owner.organizationId, { title: 'Imported' });
-      await queueGitImport(context, caller, space.id, { url: pathToFileURL(repo).href, ref: 'refs/heads/main' });
+      await importGitRepository(context, caller, space.id, { url: pathToFileURL(repo).href, ref: 'refs/heads/main' });
 
       const runner = new JobRunner({ services: context, handlers: { [GIT_IMPORT_JOB]: gitImportJob() } });
       const importStart = performance.now();

@@ -138,7 +138,7 @@ export interface SpacesTable {
   merge_rules: string;
   /** The current main revision. */
   revision_id: string;
-  /** JSON of the `gitSync` object, once the space is synchronized. */
+  /** JSON of the space's Git sync state and latest operation (`SpaceGitSyncCopy`), once it is synchronized. */
   git_sync: string | null;
   /** JSON of the `visitorAuth` object. */
   visitor_auth: string | null;
@@ -374,6 +374,124 @@ export interface CommentReactionsTable {
   reacted_at: string;
 }
 
+/** A support conversation as ingested (0140). */
+export interface ConversationsTable {
+  id: string;
+  organization_id: string;
+  source: string;
+  external_id: string;
+  subject: string | null;
+  /** JSON of the ConversationPart array. */
+  parts: string;
+  /** JSON of the ConversationMetadata object. */
+  metadata: string;
+  content_hash: string;
+  started_at: string;
+  created_at: string;
+  updated_at: string;
+  processed_at: string | null;
+}
+
+export type ConversationClusterStatus = 'pending' | 'analysing' | 'ready';
+
+export interface ConversationClustersTable {
+  id: string;
+  organization_id: string;
+  label: string;
+  summary: string;
+  icon: string;
+  status: ConversationClusterStatus;
+  /** JSON object term -> summed weight. */
+  terms: string;
+  sequence: number;
+  issues_count: number;
+  conversations_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ConversationIssuesTable {
+  id: string;
+  organization_id: string;
+  conversation_id: string;
+  cluster_id: string | null;
+  position: number;
+  title: string;
+  summary: string;
+  /** JSON object term -> weight. */
+  terms: string;
+  source: string;
+  /** ISO date (YYYY-MM-DD) of the Monday of the week the conversation started. */
+  week: string;
+  ingested_at: string;
+  created_at: string;
+}
+
+export interface ConversationTermsTable {
+  organization_id: string;
+  term: string;
+  issues: number;
+}
+
+export interface ConversationAnalysisStatesTable {
+  organization_id: string;
+  issues: number;
+  clusters_made: number;
+  version: number;
+  updated_at: string;
+}
+
+/** An entry of an organization's translation glossary (0141). */
+export interface GlossaryEntriesTable {
+  id: string;
+  organization_id: string;
+  /** JSON object: canonical language tag -> term. */
+  translations: string;
+  created_at: string;
+  batch_index: number;
+  updated_at: string;
+}
+
+/** An integration published to the installation, with its current version (0142). */
+export interface IntegrationsTable {
+  name: string;
+  owner_id: string;
+  version: number;
+  title: string;
+  visibility: string;
+  target: string;
+  verified: number;
+  has_blocks: number;
+  has_content_sources: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IntegrationVersionsTable {
+  name: string;
+  version: number;
+  /** JSON of the published definition without script, images and secrets. */
+  definition: string;
+  runtime: string;
+  script_blob: string;
+  icon_blob: string | null;
+  icon_type: string | null;
+  /** JSON array of {blob, type}. */
+  preview_images: string;
+  /** Sealed JSON of the secrets, or null. */
+  secrets: string | null;
+  published_by: string | null;
+  published_at: string;
+}
+
+export type IntegrationTagKind = 'category' | 'scope' | 'blockDomain';
+
+export interface IntegrationTagsTable {
+  name: string;
+  kind: IntegrationTagKind;
+  value: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -400,4 +518,13 @@ export interface Database {
   comment_reactions: CommentReactionsTable;
   git_sync_states: GitSyncStatesTable;
   git_sync_operations: GitSyncOperationsTable;
+  conversations: ConversationsTable;
+  conversation_clusters: ConversationClustersTable;
+  conversation_issues: ConversationIssuesTable;
+  conversation_terms: ConversationTermsTable;
+  conversation_analysis_states: ConversationAnalysisStatesTable;
+  glossary_entries: GlossaryEntriesTable;
+  integrations: IntegrationsTable;
+  integration_versions: IntegrationVersionsTable;
+  integration_tags: IntegrationTagsTable;
 }

@@ -8,7 +8,7 @@ import { authenticate } from '../services/auth-service.js';
 import type { Caller } from '../services/caller.js';
 import type { ServiceContext } from '../services/context.js';
 import { answerError, errorHandler } from './error-handler.js';
-import { BadRequestError, MethodNotAllowedError, NotFoundError, NotImplementedError, ServiceUnavailableError, UnauthorizedError } from './errors.js';
+import { BadRequestError, MethodNotAllowedError, NotFoundError, NotImplementedError, ServiceUnavailableError, UnauthorizedError } from '../errors.js';
 import { allHandlers } from './handlers/index.js';
 import { jsonBodyReader } from './middleware/body.js';
 import { createRateLimiter } from './middleware/rate-limit.js';
@@ -20,6 +20,7 @@ import { bearerTokenHash, beginRequest, requestState, type ApiRequest } from './
 import { sendEmpty, sendJson, type ResponseCheck } from './respond.js';
 import { PathRouter } from './router.js';
 import { downloadRouter, type DownloadRouteOptions } from '../storage/download-route.js';
+import { integrationAssetsRouter } from './integration-assets-route.js';
 
 export interface AppOptions {
   services: ServiceContext;
@@ -158,6 +159,15 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   }
 
   const readBody = jsonBodyReader(options.bodyLimitBytes);
+  // Operations whose contract declares a larger body (`x-quire-body-limit`, e.g. publishing an integration's script).
+  const largeBodyReaders = new Map<number, ReturnType<typeof jsonBodyReader>>();
+  const bodyReaderOf = (operation: OperationInfo) => {
+    const limit = operation.definition['x-quire-body-limit'];
+    if (typeof limit !== 'number' || limit <= options.bodyLimitBytes) return readBody;
+    let reader = largeBodyReaders.get(limit);
+    if (!reader) largeBodyReaders.set(limit, (reader = jsonBodyReader(limit)));
+    return reader;
+  };
   const rateLimiter = createRateLimiter({ requestsPerWindow: options.rateLimitPerMinute ?? 0, windowSeconds: 60 });
 
   async function authenticateRequest(req: ApiRequest): Promise<Caller> {
@@ -179,7 +189,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     const { route, params } = found.match;
     const { operation } = route;
 
-    await readBody(req, res);
+    await bodyReaderOf(operation)(req, res);
     if (operation.requestBodyRequired && req.body === undefined) {
       throw new BadRequestError('body is required: send a JSON body with Content-Type: application/json');
     }
@@ -188,7 +198,6 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     route.validateRequest(req);
     state.checkResponse = route.checkResponse ?? undefined;
     const caller = operation.requiresAuth ? await authenticateRequest(req) : undefined;
-    state.caller = caller;
 
     if (!route.handler) throw new NotImplementedError(operation.operationId);
     const result = await route.handler({
@@ -225,6 +234,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     sendJson(req, res, 200, { status: 'ok' });
   });
   if (options.downloads) app.use(downloadRouter(options.downloads));
+  if (options.downloads) app.use(integrationAssetsRouter(options.services));
   app.use((req) => {
     throw new NotFoundError(`No route matches ${req.method} ${req.path}`);
   });

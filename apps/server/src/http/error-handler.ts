@@ -1,16 +1,11 @@
-import { createRequire } from 'node:module';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler } from 'express';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/dialect.js';
 import type { Logger } from '../logger.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../errors.js';
+import { validatorErrors, type ValidatorError, type ValidatorErrorItem } from './openapi/validator-internals.js';
 import { maybeRequestState } from './request-state.js';
 import { sendJson } from './respond.js';
-
-const require = createRequire(import.meta.url);
-const { HttpError: ValidatorHttpError } = require('express-openapi-validator/dist/framework/types.js') as {
-  HttpError: new (...args: never[]) => Error & { status: number; errors?: Array<{ path?: string; message?: string; errorCode?: string }> };
-};
 
 export interface ErrorAnswer {
   status: number;
@@ -29,64 +24,49 @@ export function fieldName(path: string | undefined): string {
 }
 
 /** Turns the validator's error list into one sentence naming each field, e.g. `query.limit must be <= 1000`. */
-export function validationMessage(errors: Array<{ path?: string; message?: string; errorCode?: string }>): string {
+export function validationMessage(errors: ValidatorErrorItem[]): string {
   const sentences = errors.map((error) => {
     const field = fieldName(error.path);
-    const message = error.message ?? 'is invalid';
     if (error.errorCode === 'required.openapi.validation') return `${field} is required`;
     if (error.errorCode === 'additionalProperties.openapi.validation' || error.errorCode === 'unevaluatedProperties.openapi.validation') {
       return `${field} is not allowed`;
     }
-    if (/^Unknown query parameter/.test(message)) return `${field} is not a parameter of this operation`;
-    return `${field} ${message}`;
+    return `${field} ${error.message ?? 'is invalid'}`;
   });
   return [...new Set(sentences)].join('; ');
 }
 
-/** Body-parser errors carry a `type`; they are the caller's fault and have fixed answers. */
-function bodyParserAnswer(error: { type?: unknown; limit?: unknown }): ErrorAnswer | undefined {
-  switch (error.type) {
-    case 'entity.too.large':
-      return { status: 413, message: `The request body is larger than the limit of ${String(error.limit)} bytes`, headers: {}, unexpected: false };
-    case 'entity.parse.failed':
-      return { status: 400, message: 'The request body is not valid JSON', headers: {}, unexpected: false };
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return { status: 415, message: 'The request body must be JSON encoded as UTF-8', headers: {}, unexpected: false };
-    case 'request.aborted':
-    case 'request.size.invalid':
-    case 'stream.encoding.set':
-      return { status: 400, message: 'The request body could not be read', headers: {}, unexpected: false };
-    default:
-      return undefined;
-  }
+/** The validator's classes for refusals other than a bad request or body type: the status is the answer. */
+const OTHER_REFUSALS = [
+  validatorErrors.NotFound, validatorErrors.MethodNotAllowed, validatorErrors.NotAcceptable, validatorErrors.RequestEntityTooLarge,
+  validatorErrors.Unauthorized, validatorErrors.Forbidden,
+];
+
+function refused(status: number, message: string): ErrorAnswer {
+  return { status, message, headers: {}, unexpected: false };
 }
 
-/** Maps anything thrown to the status and message a client sees, by class (never by message text). */
+/**
+ * Maps anything thrown to the status and message a client sees, by class (never by message text): ours,
+ * then the validator's, then the database driver's constraint violations (by their SQLSTATE-like codes).
+ * Anything else is our bug: 500, logged, with nothing of it shown.
+ */
 export function classifyError(error: unknown): ErrorAnswer {
   if (error instanceof ApiError) {
     return { status: error.status, message: error.message, headers: { ...error.headers }, unexpected: error.status >= 500 && error.status !== 501 && error.status !== 503 };
   }
-  if (error instanceof ValidatorHttpError) {
-    const errors = error.errors ?? [];
-    if (error.status === 400) return { status: 400, message: validationMessage(errors), headers: {}, unexpected: false };
-    if (error.status === 415) return { status: 415, message: 'Request bodies must be JSON sent with Content-Type: application/json', headers: {}, unexpected: false };
-    if (error.status === 500) {
-      // Only raised when responses are checked strictly (tests, development): our answer broke the contract.
-      return { status: 500, message: `The response does not match the API contract: ${validationMessage(errors)}`, headers: {}, unexpected: true };
-    }
-    if (error.status >= 400 && error.status < 500) return { status: error.status, message: validationMessage(errors), headers: {}, unexpected: false };
+  if (error instanceof validatorErrors.BadRequest) return refused(400, validationMessage(error.errors));
+  if (error instanceof validatorErrors.UnsupportedMediaType) return refused(415, 'Request bodies must be JSON sent with Content-Type: application/json');
+  if (error instanceof validatorErrors.InternalServerError) {
+    // Only raised when responses are checked strictly (tests, development): our answer broke the contract.
+    return { status: 500, message: `The response does not match the API contract: ${validationMessage(error.errors)}`, headers: {}, unexpected: true };
   }
-  if (error !== null && typeof error === 'object' && 'type' in error) {
-    const answer = bodyParserAnswer(error as { type?: unknown; limit?: unknown });
-    if (answer) return answer;
+  if (OTHER_REFUSALS.some((refusal) => error instanceof refusal)) {
+    const { status, errors } = error as ValidatorError;
+    if (status >= 400 && status < 500) return refused(status, validationMessage(errors));
   }
-  if (isUniqueViolation(error)) {
-    return { status: 409, message: 'Something with the same unique value already exists', headers: {}, unexpected: false };
-  }
-  if (isForeignKeyViolation(error)) {
-    return { status: 409, message: 'This conflicts with related data that was changed at the same time', headers: {}, unexpected: false };
-  }
+  if (isUniqueViolation(error)) return refused(409, 'Something with the same unique value already exists');
+  if (isForeignKeyViolation(error)) return refused(409, 'This conflicts with related data that was changed at the same time');
   return { status: 500, message: 'Internal error', headers: {}, unexpected: true };
 }
 

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
 import { hashToken } from '../ids.js';
-import type { Caller } from '../services/caller.js';
 import type { ResponseCheck } from './respond.js';
 
 /** What the server knows about one request while serving it. */
@@ -11,7 +10,6 @@ export interface RequestState {
   started: bigint;
   /** Set once the operation is known and its answers are checked against the contract. */
   checkResponse?: ResponseCheck | undefined;
-  caller?: Caller | undefined;
   /** The SHA-256 of the bearer token (null without a well-formed one), computed once per request. */
   tokenHash?: string | null;
 }

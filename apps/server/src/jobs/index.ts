@@ -3,6 +3,7 @@ import { SPACE_PURGE_JOB, spacePurgeJob } from './space-purge-job.js';
 import { SEARCH_REINDEX_JOB, searchReindexJob } from './search-reindex-job.js';
 import { GIT_IMPORT_JOB, gitImportJob } from './git-import-job.js';
 import { GIT_EXPORT_JOB, gitExportJob } from './git-export-job.js';
+import { CONVERSATION_ANALYSIS_JOB, conversationAnalysisJob } from './conversation-analysis-job.js';
 
 /**
  * Every job kind this service runs, by name; a family adds `<kind>-job.ts` in this folder and lists its
@@ -14,5 +15,6 @@ export function allJobHandlers(): JobHandlers {
     [SEARCH_REINDEX_JOB]: searchReindexJob(),
     [GIT_IMPORT_JOB]: gitImportJob(),
     [GIT_EXPORT_JOB]: gitExportJob(),
+    [CONVERSATION_ANALYSIS_JOB]: conversationAnalysisJob(),
   };
 }

@@ -1,4 +1,3 @@
-import type { ContentVisibilityFilter } from './collection-policy.js';
 import { canAdministerOrganization, canViewOrganization, organizationPermissions, type OrganizationMembership } from './organization-policy.js';
 import type { RoleOrGuest } from './roles.js';
 
@@ -47,17 +46,4 @@ export function canSearchMemberEmails(membership: OrganizationMembership | undef
  */
 export function wouldRemoveLastAdmin(currentRole: RoleOrGuest, nextRole: RoleOrGuest | undefined, otherActiveAdmins: number): boolean {
   return currentRole === 'admin' && nextRole !== 'admin' && otherActiveAdmins === 0;
-}
-
-/**
- * The content that both filters let through (see `contentVisibilityFilter`): listing a member's spaces
- * shows only the spaces the caller may see as well, so it never reveals content hidden from the caller.
- * A space passes a members filter when its own level is a role, or when it inherits and its collection is
- * not hidden; passing both is passing one filter that hides the collections either hides.
- */
-export function visibleToBoth(member: ContentVisibilityFilter, caller: ContentVisibilityFilter): ContentVisibilityFilter {
-  if (member.kind === 'none' || caller.kind === 'none') return { kind: 'none' };
-  if (caller.kind === 'all') return member;
-  if (member.kind === 'all') return caller;
-  return { kind: 'members', hiddenCollections: [...new Set([...member.hiddenCollections, ...caller.hiddenCollections])] };
 }

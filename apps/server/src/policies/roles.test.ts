@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { organizationPermissions } from './organization-policy.js';
-import { atLeast, effectiveRole, highest, resolveDefaultLevel, ROLES } from './roles.js';
+import { atLeast, highest, parseDefaultLevel, parseRole, ROLES } from './roles.js';
 
 describe('roles', () => {
   it('orders admin > create > review > edit > comment > read, and a guest has none', () => {
@@ -12,20 +12,13 @@ describe('roles', () => {
     expect(highest(null, null)).toBeNull();
   });
 
-  it('resolves default levels through inherit up to the organization role', () => {
-    expect(resolveDefaultLevel(['inherit', 'inherit'], 'review')).toBe('review');
-    expect(resolveDefaultLevel(['inherit', 'comment'], 'admin')).toBe('comment');
-    expect(resolveDefaultLevel([null, 'edit'], 'edit')).toBeNull();
-    expect(resolveDefaultLevel([], 'read')).toBe('read');
-  });
-
-  it('computes the effective role: admins administrate, members get defaults and grants, guests grants only', () => {
-    expect(effectiveRole({ organizationRole: 'admin', defaultLevels: [null] })).toBe('admin');
-    expect(effectiveRole({ organizationRole: 'edit', defaultLevels: ['inherit'] })).toBe('edit');
-    expect(effectiveRole({ organizationRole: 'edit', defaultLevels: ['read'], grants: ['review'] })).toBe('review');
-    expect(effectiveRole({ organizationRole: 'create', defaultLevels: [null] })).toBeNull();
-    expect(effectiveRole({ organizationRole: null, defaultLevels: ['inherit', 'edit'] })).toBeNull();
-    expect(effectiveRole({ organizationRole: null, grants: ['comment'] })).toBe('comment');
+  it('parses stored roles and default levels, trusting nothing unknown', () => {
+    expect(parseRole('review')).toBe('review');
+    expect(parseRole('owner')).toBeNull();
+    expect(parseDefaultLevel('inherit')).toBe('inherit');
+    expect(parseDefaultLevel('comment')).toBe('comment');
+    expect(parseDefaultLevel('everyone')).toBeNull();
+    expect(parseDefaultLevel(null)).toBeNull();
   });
 
   it('derives organization permissions from the same role checks', () => {

@@ -22,6 +22,12 @@ export function parseRole(value: string | null | undefined): RoleOrGuest {
   return isRole(value) ? value : null;
 }
 
+/** Parses a stored default level; anything unknown grants nothing rather than being trusted. */
+export function parseDefaultLevel(value: string | null): DefaultLevel {
+  if (value === 'inherit') return 'inherit';
+  return isRole(value) ? value : null;
+}
+
 export function rank(role: RoleOrGuest): number {
   return role === null ? 0 : RANK[role];
 }
@@ -36,32 +42,4 @@ export function highest(...roles: RoleOrGuest[]): RoleOrGuest {
   let best: RoleOrGuest = null;
   for (const role of roles) if (rank(role) > rank(best)) best = role;
   return best;
-}
-
-/**
- * Resolves a chain of default levels, nearest first (the space, then its collections outwards), to a role:
- * the first level that is not `inherit` wins; when every level inherits, the organization role applies.
- */
-export function resolveDefaultLevel(chain: readonly DefaultLevel[], organizationRole: RoleOrGuest): RoleOrGuest {
-  for (const level of chain) if (level !== 'inherit') return level;
-  return organizationRole;
-}
-
-export interface EffectiveRoleInput {
-  /** The caller's organization role; null for a guest. */
-  organizationRole: RoleOrGuest;
-  /** Default levels from the content outwards, e.g. [space.defaultLevel, collection.defaultLevel, ...]. */
-  defaultLevels?: readonly DefaultLevel[];
-  /** Roles granted directly on the content or its parents, to the caller or to their teams. */
-  grants?: readonly RoleOrGuest[];
-}
-
-/**
- * The caller's role on a piece of content. Organization admins administrate all content. Default levels
- * apply to members only: a guest reaches content through explicit grants alone.
- */
-export function effectiveRole({ organizationRole, defaultLevels = [], grants = [] }: EffectiveRoleInput): RoleOrGuest {
-  if (organizationRole === 'admin') return 'admin';
-  const fromDefaults = organizationRole === null ? null : resolveDefaultLevel(defaultLevels, organizationRole);
-  return highest(fromDefaults, ...grants);
 }

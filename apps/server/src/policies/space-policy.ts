@@ -1,7 +1,6 @@
 import type { components } from '@quire/api-types';
-import { contentRole } from './collection-policy.js';
-import type { OrganizationMembership } from './organization-policy.js';
-import { atLeast, type DefaultLevel, type RoleOrGuest } from './roles.js';
+import { atLeast, type RoleOrGuest } from './roles.js';
+import { canViewContent } from './visibility-policy.js';
 
 export type SpacePermissions = components['schemas']['Space']['permissions'];
 export type SpacePermission = keyof SpacePermissions;
@@ -17,20 +16,12 @@ export function spaceStateOf(space: { edit_mode: string; deleted_at: string | nu
 }
 
 /**
- * The caller's role on a space: the space's own default level first, then those of its collections
- * outwards, then the organization role (see `contentRole`).
- */
-export function spaceRole(membership: OrganizationMembership | undefined, spaceLevel: DefaultLevel, collectionChain: readonly DefaultLevel[]): RoleOrGuest {
-  return contentRole(membership, [spaceLevel, ...collectionChain]);
-}
-
-/**
  * What the caller may do with a space. A locked space refuses every change of its content, to everyone,
  * until it is live again; settings (including unlocking it) stay with its administrators. A deleted space
  * can only be looked at and restored: every other operation treats it as absent.
  */
 export function spacePermissions(role: RoleOrGuest, state: SpaceState): SpacePermissions {
-  const view = role !== null;
+  const view = canViewContent(role);
   const admin = atLeast(role, 'admin');
   if (state.deleted) {
     return { view, access: false, admin, viewInviteLinks: false, edit: false, triggerGitSync: false, comment: false, merge: false, review: false, installIntegration: false };

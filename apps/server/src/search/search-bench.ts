@@ -7,6 +7,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { newId, nowIso } from '../ids.js';
 import { reindexSpace, type SearchPageInput } from './search-index.js';
 import { SEARCH_CANDIDATE_LIMIT, searchSpace } from './search-query.js';
+import { seededRandom as random } from '../bench/seeded-random.js';
 
 /*
  * Search latency on a large space: `runSearchBench()` builds a space of 50,000 generated pages (words drawn
@@ -65,18 +66,6 @@ export interface SearchBenchReport {
 /** The two words most pages contain (as a product name and a common noun would). */
 const COMMON_WORDS = ['quire', 'workspace'] as const;
 const COMMON_SHARE = 0.91;
-
-/** mulberry32: a small deterministic generator, so every run indexes the same text. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class TextGenerator {
   readonly vocabulary: string[];

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
-import { BadRequestError } from '../http/errors.js';
-import { DEFAULT_LIMIT, MAX_LIMIT, decodeCursor, encodeCursor } from '../http/pagination.js';
+import { BadRequestError } from '../errors.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, decodeCursor, encodeCursor } from '../pagination.js';
 import { dialectOf, rankedCandidates } from './search-dialect.js';
 import { ROWS_PER_BLOCK } from './search-index.js';
 import { containsMatch, makeSnippet, parseSearchQuery, wordMatcher, type WordMatcher } from './search-text.js';

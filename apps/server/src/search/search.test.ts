@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect, openTestDatabase } from '../../test/dialects.js';
 import type { Db } from '../db/index.js';
-import { BadRequestError } from '../http/errors.js';
+import { BadRequestError } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { MemoryObjectStore, TreeWriter, readMarkdown } from '../content/objects.js';
 import { WorkingTree, materialize } from '../content/tree.js';

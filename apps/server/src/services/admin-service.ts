@@ -1,5 +1,5 @@
 import { hashToken, newApiToken, newId, nowIso } from '../ids.js';
-import { BadRequestError, NotFoundError } from '../http/errors.js';
+import { BadRequestError, NotFoundError } from '../errors.js';
 import type { Db } from '../db/index.js';
 import type { RoleOrGuest } from '../policies/roles.js';
 import { insertToken } from '../stores/token-store.js';

@@ -1,5 +1,5 @@
 import { nowIso } from '../ids.js';
-import { UnauthorizedError } from '../http/errors.js';
+import { UnauthorizedError } from '../errors.js';
 import { findTokenWithUser, touchToken } from '../stores/token-store.js';
 import type { Caller } from './caller.js';
 import type { ServiceContext } from './context.js';

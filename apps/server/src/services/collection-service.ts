@@ -1,21 +1,11 @@
 import type { ContentPosition } from '@quire/api-types';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../http/errors.js';
-import { pageRequest } from '../http/pagination.js';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
+import { pageRequest } from '../pagination.js';
 import { newId, nowIso } from '../ids.js';
-import {
-  canCreateContentIn,
-  canViewContent,
-  collectionChain,
-  collectionPermissions,
-  contentRole,
-  contentVisibilityFilter,
-  parseDefaultLevel,
-  type CollectionLevel,
-  type ContentVisibilityFilter,
-} from '../policies/collection-policy.js';
+import { canCreateContentIn, collectionPermissions } from '../policies/collection-policy.js';
 import { canViewOrganization, membershipFromRow, type OrganizationMembership } from '../policies/organization-policy.js';
-import { atLeast, type DefaultLevel, type RoleOrGuest } from '../policies/roles.js';
-import { spaceRole } from '../policies/space-policy.js';
+import { parseDefaultLevel, type DefaultLevel, type RoleOrGuest } from '../policies/roles.js';
+import { canViewContent, contentRole } from '../policies/visibility-policy.js';
 import {
   COLLECTION_ORDER_KEY_LENGTH,
   deleteCollection,
@@ -23,7 +13,6 @@ import {
   findCollectionForMember,
   findCollectionSubtreeIds,
   insertCollection,
-  listCollectionLevels,
   listCollectionsInOrganization,
   lockOrganizationStructure,
   setCollectionsOrganization,
@@ -42,7 +31,7 @@ import {
 import type { Caller } from './caller.js';
 import { placeAmongSiblings } from './content-placement.js';
 import type { ServiceContext } from './context.js';
-import { getOrganizationForCaller } from './organization-service.js';
+import { getOrganizationById } from './organization-service.js';
 import { assertSpacesMayLeave, schedulePurge } from './space-lifecycle.js';
 
 /** A collection as the caller sees it: the row and the caller's role on it (which `permissions` come from). */
@@ -74,7 +63,7 @@ async function loadCollectionAccess(context: ServiceContext, caller: Caller, col
   if (!canViewOrganization(membership)) return undefined;
   const ancestry = found.collection.parent_id === null ? [found.collection] : await findCollectionAncestry(context.db, collectionId);
   const chain = levelsOf(ancestry);
-  const role = contentRole(membership, chain);
+  const role = contentRole({ membership, defaultLevels: chain });
   if (!canViewContent(role)) return undefined;
   return { collection: found.collection, role, ancestry, chain, membership };
 }
@@ -123,7 +112,7 @@ export interface NewContentPlace {
  * last among its siblings.
  */
 export async function placeNewContent(tx: ServiceContext, caller: Caller, organizationId: string, parentId: string | undefined): Promise<NewContentPlace> {
-  const found = await getOrganizationForCaller(tx, caller, organizationId);
+  const found = await getOrganizationById(tx, caller, organizationId);
   const membership = membershipFromRow(found.membership);
   await lockOrganizationStructure(tx.db, tx.dialect, [organizationId]);
   const parent = parentId === undefined ? undefined : await requireCollectionIn(tx, caller, organizationId, parentId, 'body.parent');
@@ -193,17 +182,6 @@ export async function placeMovedContent(
 }
 
 /**
- * Loads the levels a list needs to decide visibility and roles. Administrators see everything with the
- * admin role and guests see nothing, so only members' lists load the organization's collections.
- */
-export async function contentVisibility(context: ServiceContext, membership: OrganizationMembership, organizationId: string): Promise<{ filter: ContentVisibilityFilter; levels: ReadonlyMap<string, CollectionLevel> }> {
-  const needsLevels = canViewOrganization(membership) && membership.role !== null && !atLeast(membership.role, 'admin');
-  const rows = needsLevels ? await listCollectionLevels(context.db, organizationId) : [];
-  const levels: CollectionLevel[] = rows.map((row) => ({ id: row.id, parentId: row.parent_id, defaultLevel: parseDefaultLevel(row.default_level) }));
-  return { filter: contentVisibilityFilter(membership, levels), levels: new Map(levels.map((level) => [level.id, level])) };
-}
-
-/**
  * Runs `work` in a transaction holding the structure lock of the organization of a collection. On
  * PostgreSQL the collection is read again once the lock is held, so that what `work` decides on is what
  * the lock protects.
@@ -228,18 +206,16 @@ async function withLockedCollection<T>(
   });
 }
 
-export async function listCollections(
+export async function listCollectionsInOrganizationById(
   context: ServiceContext,
   caller: Caller,
   organizationId: string,
   query: { page?: string; limit?: number; nested?: boolean },
 ): Promise<KeysetPage<CollectionWithRole>> {
   const { after, limit } = pageRequest(query, COLLECTION_ORDER_KEY_LENGTH);
-  const found = await getOrganizationForCaller(context, caller, organizationId);
-  const membership = membershipFromRow(found.membership);
-  const { filter, levels } = await contentVisibility(context, membership, organizationId);
-  const page = await listCollectionsInOrganization(context.db, organizationId, { topLevelOnly: query.nested === false, filter }, after, limit);
-  return { ...page, rows: page.rows.map((collection) => ({ collection, role: contentRole(membership, collectionChain(levels, collection.id)) })) };
+  const found = await getOrganizationById(context, caller, organizationId);
+  const viewer = { userId: caller.user.id, membership: membershipFromRow(found.membership) };
+  return listCollectionsInOrganization(context.db, organizationId, { topLevelOnly: query.nested === false, viewer }, after, limit);
 }
 
 export async function createCollection(
@@ -264,15 +240,15 @@ export async function createCollection(
       updated_at: now,
     };
     await insertCollection(trx, collection);
-    return { collection, role: contentRole(membership, ['inherit', ...(parent?.chain ?? [])]) };
+    return { collection, role: contentRole({ membership, defaultLevels: ['inherit', ...(parent?.chain ?? [])] }) };
   });
 }
 
-export async function getCollection(context: ServiceContext, caller: Caller, collectionId: string): Promise<CollectionWithRole> {
+export async function getCollectionById(context: ServiceContext, caller: Caller, collectionId: string): Promise<CollectionWithRole> {
   return requireCollection(context, caller, collectionId);
 }
 
-export async function updateCollectionSettings(
+export async function updateCollectionById(
   context: ServiceContext,
   caller: Caller,
   collectionId: string,
@@ -293,7 +269,7 @@ export async function updateCollectionSettings(
     const collection = { ...access.collection, ...patch };
     // A new default level can change the caller's own role on the collection.
     const chain = [parseDefaultLevel(collection.default_level), ...access.chain.slice(1)];
-    return { collection, role: contentRole(access.membership, chain) };
+    return { collection, role: contentRole({ membership: access.membership, defaultLevels: chain }) };
   });
 }
 
@@ -301,7 +277,7 @@ export async function updateCollectionSettings(
  * Deletes the collection and the collections inside it; their spaces become deleted spaces (restorable for
  * 7 days, then purged by a queued job). A collection that does not exist answers as deleted.
  */
-export async function deleteCollectionTree(context: ServiceContext, caller: Caller, collectionId: string): Promise<void> {
+export async function deleteCollectionById(context: ServiceContext, caller: Caller, collectionId: string): Promise<void> {
   await context.db.transaction().execute(async (trx) => {
     const tx: ServiceContext = { ...context, db: trx };
     const found = await findCollectionForMember(trx, collectionId, caller.user.id);
@@ -327,7 +303,7 @@ export interface SpaceWithRole {
   role: RoleOrGuest;
 }
 
-export async function listSpacesOfCollection(
+export async function listSpacesInCollectionById(
   context: ServiceContext,
   caller: Caller,
   collectionId: string,
@@ -335,16 +311,11 @@ export async function listSpacesOfCollection(
 ): Promise<KeysetPage<SpaceWithRole>> {
   const { after, limit } = pageRequest(query, SPACE_ORDER_KEY_LENGTH);
   const access = await requireCollection(context, caller, collectionId);
-  // The collection is visible, so spaces inheriting its level are too: only the spaces' own levels filter.
-  const filter = contentVisibilityFilter(access.membership, []);
-  const page = await listSpacesInCollection(context.db, collectionId, filter, after, limit);
-  return {
-    ...page,
-    rows: page.rows.map((space) => ({ space, role: spaceRole(access.membership, parseDefaultLevel(space.default_level), access.chain) })),
-  };
+  const viewer = { userId: caller.user.id, membership: access.membership };
+  return listSpacesInCollection(context.db, { id: collectionId, organizationId: access.collection.organization_id }, viewer, after, limit);
 }
 
-export async function moveCollectionTo(
+export async function moveCollection(
   context: ServiceContext,
   caller: Caller,
   collectionId: string,
@@ -368,7 +339,7 @@ export async function moveCollectionTo(
     const now = nowIso();
     await updateCollection(tx.db, collectionId, { parent_id: parentId, position, updated_at: now });
     const moved = { ...collection, parent_id: parentId, position, updated_at: now };
-    return { collection: moved, role: contentRole(membership, [parseDefaultLevel(moved.default_level), ...parentChain]) };
+    return { collection: moved, role: contentRole({ membership, defaultLevels: [parseDefaultLevel(moved.default_level), ...parentChain] }) };
   });
 }
 
@@ -376,7 +347,7 @@ export async function moveCollectionTo(
  * Moves the collection, with the collections and spaces inside it (deleted ones too, so that they can still
  * be restored there), to the top level of another organization.
  */
-export async function transferCollectionTo(
+export async function transferCollection(
   context: ServiceContext,
   caller: Caller,
   collectionId: string,
@@ -385,7 +356,7 @@ export async function transferCollectionTo(
   return withLockedCollection(context, caller, collectionId, async (tx, access) => {
     assertCollectionAdmin(access);
     const { collection } = access;
-    const target = await getOrganizationForCaller(tx, caller, body.organization).catch((error: unknown) => {
+    const target = await getOrganizationById(tx, caller, body.organization).catch((error: unknown) => {
       if (error instanceof NotFoundError) throw new NotFoundError('No organization matches body.organization');
       throw error;
     });
@@ -401,6 +372,6 @@ export async function transferCollectionTo(
     await setSpacesOrganization(tx.db, spaceIds, target.organization.id);
     await updateCollection(tx.db, collectionId, { parent_id: null, position, updated_at: now });
     const moved = { ...collection, organization_id: target.organization.id, parent_id: null, position, updated_at: now };
-    return { collection: moved, role: contentRole(targetMembership, [parseDefaultLevel(moved.default_level)]) };
+    return { collection: moved, role: contentRole({ membership: targetMembership, defaultLevels: [parseDefaultLevel(moved.default_level)] }) };
   }, async () => [body.organization]);
 }

@@ -1,7 +1,7 @@
 import type { components, JSONDocument } from '@quire/api-types';
 import { documentToMarkdown, markdownToDocument, type DocNode } from '../content/index.js';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../http/errors.js';
-import { pageRequest } from '../http/pagination.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.js';
+import { pageRequest } from '../pagination.js';
 import { newId, nowIso } from '../ids.js';
 import { canComment, canDelete, canEditBody, type CommentViewer } from '../policies/comment-policy.js';
 import type { MemberViewer } from '../policies/member-policy.js';

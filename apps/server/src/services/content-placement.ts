@@ -1,9 +1,8 @@
 import type { ContentPointer, ContentPosition } from '@quire/api-types';
-import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
-import { contentRole, parseDefaultLevel } from '../policies/collection-policy.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import type { OrganizationMembership } from '../policies/organization-policy.js';
-import type { DefaultLevel } from '../policies/roles.js';
-import { spaceRole } from '../policies/space-policy.js';
+import { parseDefaultLevel, type DefaultLevel } from '../policies/roles.js';
+import { canViewContent, contentRole } from '../policies/visibility-policy.js';
 import { findCollectionById, findLastSibling, findNeighbourSibling, type Sibling } from '../stores/collection-store.js';
 import { findSpaceById } from '../stores/space-store.js';
 import type { ServiceContext } from './context.js';
@@ -39,23 +38,15 @@ async function resolvePointer(context: ServiceContext, request: PlacementRequest
   if (request.item && request.item.type === type && request.item.id === id) {
     throw new BadRequestError(`${field} names the ${type} being moved; it must name one of its siblings`);
   }
-  if (type === 'space') {
-    const space = await findSpaceById(context.db, id);
-    if (!space || space.organization_id !== request.organizationId || space.deleted_at !== null) throw missing;
-    const siblingUnderDestination = space.collection_id === request.parentId;
-    // Something elsewhere in the organization is judged by its own level only: enough to tell "not visible"
-    // (404) from "not a sibling" (400) without loading the collections around it.
-    const role = spaceRole(request.membership, parseDefaultLevel(space.default_level), siblingUnderDestination ? request.parentChain : []);
-    if (role === null) throw missing;
-    if (!siblingUnderDestination) throw new BadRequestError(`${field} must name a sibling under the destination parent`);
-    return { type, id, position: space.position };
-  }
-  const collection = await findCollectionById(context.db, id);
-  if (!collection || collection.organization_id !== request.organizationId) throw missing;
-  const siblingUnderDestination = collection.parent_id === request.parentId;
-  if (contentRole(request.membership, [parseDefaultLevel(collection.default_level), ...(siblingUnderDestination ? request.parentChain : [])]) === null) throw missing;
+  const row = type === 'space' ? await findSpaceById(context.db, id) : await findCollectionById(context.db, id);
+  if (!row || row.organization_id !== request.organizationId || ('deleted_at' in row && row.deleted_at !== null)) throw missing;
+  const siblingUnderDestination = ('collection_id' in row ? row.collection_id : row.parent_id) === request.parentId;
+  // Something elsewhere in the organization is judged by its own level only: enough to tell "not visible"
+  // (404) from "not a sibling" (400) without loading the collections around it.
+  const defaultLevels = [parseDefaultLevel(row.default_level), ...(siblingUnderDestination ? request.parentChain : [])];
+  if (!canViewContent(contentRole({ membership: request.membership, defaultLevels }))) throw missing;
   if (!siblingUnderDestination) throw new BadRequestError(`${field} must name a sibling under the destination parent`);
-  return { type, id, position: collection.position };
+  return { type, id, position: row.position };
 }
 
 /**

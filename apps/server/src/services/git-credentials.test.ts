@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDialect, openTestDatabase } from '../../test/dialects.js';
+import { expect, it } from 'vitest';
+import { describeEachDialect, useTestDatabase } from '../../test/dialects.js';
 import { splitCredentials } from '../net/url-guard.js';
 import { credentialSecrets, openCredentials, SealedCredentialsError, sealCredentials, urlWithCredentials } from './git-credentials.js';
 
 describeEachDialect('git credentials', (dialect) => {
-  let database: Awaited<ReturnType<typeof openTestDatabase>>;
-  beforeAll(async () => {
-    database = await openTestDatabase(dialect);
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const database = useTestDatabase(dialect);
 
   const credentials = { username: 'bot', password: 'S3cret:p@ss/word' };
 

@@ -1,7 +1,6 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { Db } from '../db/index.js';
 import type { GitCredentials } from '../git/run-git.js';
-import { serverSecret } from './server-secret-service.js';
+import { openValue, sealValue, SealedValueError, type SealingKey } from './sealed-values.js';
 
 /*
  * Credentials embedded in a Git URL must reach the background job that clones or pushes, but they are never
@@ -11,44 +10,28 @@ import { serverSecret } from './server-secret-service.js';
  * associated data: a sealed value copied into another operation's payload does not open.
  */
 
-const SECRET_NAME = 'git-credentials';
-const KEY_INFO = 'quire git credentials v1';
-const VERSION = 'v1';
-
-async function keyOf(db: Db): Promise<Buffer> {
-  const secret = await serverSecret(db, SECRET_NAME);
-  return Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), KEY_INFO, 32));
-}
+const SEALING_KEY: SealingKey = { secretName: 'git-credentials', info: 'quire git credentials v1' };
 
 export class SealedCredentialsError extends Error {
   override readonly name = 'SealedCredentialsError';
 }
 
-/** `v1.<iv>.<ciphertext>.<tag>`, each base64url. */
+/** `v1.<iv>.<ciphertext>.<tag>`, each base64url (services/sealed-values.ts). */
 export async function sealCredentials(db: Db, credentials: GitCredentials, operationId: string): Promise<string> {
-  const key = await keyOf(db);
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(operationId, 'utf8'));
-  const plain = Buffer.from(JSON.stringify({ u: credentials.username, p: credentials.password }), 'utf8');
-  const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
-  return [VERSION, iv.toString('base64url'), sealed.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+  return sealValue(db, SEALING_KEY, JSON.stringify({ u: credentials.username, p: credentials.password }), operationId);
 }
 
 export async function openCredentials(db: Db, sealed: string, operationId: string): Promise<GitCredentials> {
-  const [version, iv, data, tag] = sealed.split('.');
-  if (version !== VERSION || !iv || data === undefined || !tag) throw new SealedCredentialsError('The sealed credentials are malformed');
-  const key = await keyOf(db);
-  let plain: Buffer;
+  let plain: string;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-    decipher.setAAD(Buffer.from(operationId, 'utf8'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    plain = Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]);
-  } catch {
-    throw new SealedCredentialsError('The credentials of this operation could not be opened (was the server secret changed?)');
+    plain = await openValue(db, SEALING_KEY, sealed, operationId);
+  } catch (error) {
+    if (error instanceof SealedValueError) {
+      throw new SealedCredentialsError(error.message === 'The sealed value is malformed' ? 'The sealed credentials are malformed' : 'The credentials of this operation could not be opened (was the server secret changed?)');
+    }
+    throw error;
   }
-  const value = JSON.parse(plain.toString('utf8')) as { u?: unknown; p?: unknown };
+  const value = JSON.parse(plain) as { u?: unknown; p?: unknown };
   const credentials: GitCredentials = {};
   if (typeof value.u === 'string') credentials.username = value.u;
   if (typeof value.p === 'string') credentials.password = value.p;

@@ -1,8 +1,7 @@
 import type { components } from '@quire/api-types';
 import { checkGitSyncTarget, type GitSyncTarget } from '../git/import.js';
 import { GitError } from '../git/run-git.js';
-import { presentGitSyncState, type ApiGitSyncState } from '../http/presenters/git-sync-presenter.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../http/errors.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { OutboundUrlError, splitCredentials } from '../net/url-guard.js';
@@ -14,6 +13,7 @@ import {
   saveGitSyncState,
   type GitSyncOperationRow,
   type GitSyncStateRow,
+  type SpaceGitSyncCopy,
 } from '../stores/git-sync-store.js';
 import { updateSpace } from '../stores/space-store.js';
 import type { Caller } from './caller.js';
@@ -128,18 +128,20 @@ function checkDisplayedUrls(body: ImportGitRepositoryBody): void {
   }
 }
 
-/** Writes the space's `gitSync` copy from the state and its latest operation (or removes it). */
-export async function refreshSpaceGitSync(tx: ServiceContext, spaceId: string): Promise<ApiGitSyncState | undefined> {
+/**
+ * Copies the space's Git sync state and its latest operation onto the space row (or clears the copy), so
+ * that a space read presents `gitSync` without another query. Called in every transaction that changes
+ * either.
+ */
+export async function refreshSpaceGitSync(tx: ServiceContext, spaceId: string): Promise<void> {
   const state = await findGitSyncState(tx.db, spaceId);
   if (!state) {
     await updateSpace(tx.db, spaceId, { git_sync: null });
-    return undefined;
+    return;
   }
   const operation = state.operation_id ? await findGitSyncOperation(tx.db, state.operation_id) : undefined;
-  const answer = presentGitSyncState(state, operation);
-  // The space presenter answers `gitSync` from this copy, so a space read costs no extra query.
-  await updateSpace(tx.db, spaceId, { git_sync: JSON.stringify(answer) });
-  return answer;
+  const copy: SpaceGitSyncCopy = { state, operation: operation ?? null };
+  await updateSpace(tx.db, spaceId, { git_sync: JSON.stringify(copy) });
 }
 
 async function queueOperation(
@@ -235,11 +237,11 @@ async function queueOperation(
   });
 }
 
-export async function queueGitImport(context: ServiceContext, caller: Caller, spaceId: string, body: ImportGitRepositoryBody): Promise<void> {
+export async function importGitRepository(context: ServiceContext, caller: Caller, spaceId: string, body: ImportGitRepositoryBody): Promise<void> {
   await queueOperation(context, caller, spaceId, 'import', body);
 }
 
-export async function queueGitExport(context: ServiceContext, caller: Caller, spaceId: string, body: ExportGitRepositoryBody): Promise<void> {
+export async function exportToGitRepository(context: ServiceContext, caller: Caller, spaceId: string, body: ExportGitRepositoryBody): Promise<void> {
   if (body.commitMessage.trim() === '') throw new BadRequestError('body.commitMessage must not be blank');
   await queueOperation(context, caller, spaceId, 'export', body);
 }
@@ -249,7 +251,7 @@ export interface GitSyncInfo {
   operation: GitSyncOperationRow | undefined;
 }
 
-export async function getGitSyncInfo(context: ServiceContext, caller: Caller, spaceId: string): Promise<GitSyncInfo> {
+export async function getSpaceGitInfo(context: ServiceContext, caller: Caller, spaceId: string): Promise<GitSyncInfo> {
   assertSpacePermission(await requireSpace(context, caller, spaceId), 'view');
   const state = await findGitSyncState(context.db, spaceId);
   if (!state) throw new NotFoundError('This space has never been synchronized with a Git repository');
@@ -262,7 +264,7 @@ export async function getGitSyncInfo(context: ServiceContext, caller: Caller, sp
  * and `gitSync` is absent, and it can be set up again from scratch); its content and the log of past
  * operations stay. Quire's only kind of installation is the URL-based one, which this removes.
  */
-export async function removeLegacyGitInstallation(context: ServiceContext, caller: Caller, spaceId: string): Promise<void> {
+export async function deleteLegacyGitInstallation(context: ServiceContext, caller: Caller, spaceId: string): Promise<void> {
   await context.db.transaction().execute(async (trx) => {
     const tx: ServiceContext = { ...context, db: trx };
     assertSpacePermission(await requireSpace(tx, caller, spaceId), 'triggerGitSync');

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { classifyUrl, extractReferences, type MaterializedPage, type ReferenceTarget } from '../content/index.js';
 import type { Db } from '../db/index.js';
-import { NotFoundError } from '../http/errors.js';
-import { pageRequest } from '../http/pagination.js';
+import { NotFoundError } from '../errors.js';
+import { pageRequest } from '../pagination.js';
 import { nowIso } from '../ids.js';
 import type { KeysetPage } from '../stores/keyset.js';
 import { findRevisionOfSpace } from '../stores/revision-store.js';
@@ -17,7 +17,8 @@ import {
   type LinkSource,
   type RevisionLinkRow,
 } from '../stores/revision-link-store.js';
-import type { ContentScope } from './space-content-service.js';
+import type { Caller } from './caller.js';
+import { changeRequestContentScope, mainContentScope, type ContentScope } from './space-content-service.js';
 import type { ServiceContext } from './context.js';
 import { loadRevisionContent, readPageMarkdown, type RevisionContent } from './revision-content.js';
 
@@ -322,4 +323,56 @@ export async function listBacklinks(
   }
   await ensureRevisionLinks(context, scope, options);
   return { scope, page: await listLinkSources(context.db, scope.revision.id, target, after, limit) };
+}
+
+// Entry points of the link operations, one per operationId: the main content of a space and the content of a
+// change request answer alike, so each differs from its sibling only in the scope it reads.
+
+type LinkQuery = { page?: string; limit?: number; status?: LinkStatus };
+type BacklinkQuery = { page?: string; limit?: number };
+
+export async function listSpaceLinks(context: ServiceContext, caller: Caller, spaceId: string, query: LinkQuery, options: LinkOptions): Promise<LinkList> {
+  return listContentLinks(context, await mainContentScope(context, caller, spaceId), query, options);
+}
+
+export async function listChangeRequestLinks(
+  context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string, query: LinkQuery, options: LinkOptions,
+): Promise<LinkList> {
+  return listContentLinks(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), query, options);
+}
+
+export async function listPageLinksInSpace(
+  context: ServiceContext, caller: Caller, spaceId: string, pageId: string, query: LinkQuery, options: LinkOptions,
+): Promise<LinkList> {
+  return listPageLinks(context, await mainContentScope(context, caller, spaceId), pageId, query, options);
+}
+
+export async function listPageLinksInChangeRequest(
+  context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string, pageId: string, query: LinkQuery, options: LinkOptions,
+): Promise<LinkList> {
+  return listPageLinks(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), pageId, query, options);
+}
+
+export async function listSpacePageBacklinks(
+  context: ServiceContext, caller: Caller, spaceId: string, pageId: string, query: BacklinkQuery, options: LinkOptions,
+): Promise<BacklinkList> {
+  return listBacklinks(context, await mainContentScope(context, caller, spaceId), { kind: 'page', id: pageId }, query, options);
+}
+
+export async function listSpaceFileBacklinks(
+  context: ServiceContext, caller: Caller, spaceId: string, fileId: string, query: BacklinkQuery, options: LinkOptions,
+): Promise<BacklinkList> {
+  return listBacklinks(context, await mainContentScope(context, caller, spaceId), { kind: 'file', id: fileId }, query, options);
+}
+
+export async function listChangeRequestPageBacklinks(
+  context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string, pageId: string, query: BacklinkQuery, options: LinkOptions,
+): Promise<BacklinkList> {
+  return listBacklinks(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), { kind: 'page', id: pageId }, query, options);
+}
+
+export async function listChangeRequestFileBacklinks(
+  context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string, fileId: string, query: BacklinkQuery, options: LinkOptions,
+): Promise<BacklinkList> {
+  return listBacklinks(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), { kind: 'file', id: fileId }, query, options);
 }

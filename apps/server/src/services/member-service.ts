@@ -1,21 +1,18 @@
 import { lazyModule } from '../lazy-module.js';
 import type { Db } from '../db/index.js';
-import { ConflictError, ForbiddenError, NotFoundError } from '../http/errors.js';
-import { pageRequest } from '../http/pagination.js';
-import { collectionChain, contentVisibilityFilter, parseDefaultLevel, type CollectionLevel } from '../policies/collection-policy.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
+import { pageRequest } from '../pagination.js';
 import {
   canListMembers,
   canManageMembers,
   canSearchMemberEmails,
   canViewMember,
-  visibleToBoth,
   wouldRemoveLastAdmin,
   type MemberViewer,
 } from '../policies/member-policy.js';
 import { canViewOrganization, membershipFromRow } from '../policies/organization-policy.js';
-import { atLeast, parseRole, type Role, type RoleOrGuest } from '../policies/roles.js';
-import { spaceRole } from '../policies/space-policy.js';
-import { listCollectionLevels } from '../stores/collection-store.js';
+import { parseRole, type Role, type RoleOrGuest } from '../policies/roles.js';
+import type { ContentViewer } from '../policies/visibility-policy.js';
 import type { KeysetPage } from '../stores/keyset.js';
 import {
   countActiveAdminsExcept,
@@ -30,7 +27,7 @@ import {
   type MemberDetailRow,
 } from '../stores/member-store.js';
 import { findMembership, type MembershipRow } from '../stores/organization-store.js';
-import { countSpacesInOrganization, listSpacesInOrganization, SPACE_ORDER_KEY_LENGTH } from '../stores/space-store.js';
+import { countSpacesInOrganization, listSpacesOfMember, SPACE_ORDER_KEY_LENGTH } from '../stores/space-store.js';
 import { deleteTeamMembershipsInOrganization, listTeamIdsOfMember } from '../stores/team-store.js';
 import type { Caller } from './caller.js';
 import type { ServiceContext } from './context.js';
@@ -72,29 +69,21 @@ export interface MemberView {
   member: MemberDetailRow;
 }
 
-async function collectionLevels(db: Db, organizationId: string): Promise<CollectionLevel[]> {
-  const rows = await listCollectionLevels(db, organizationId);
-  return rows.map((row) => ({ id: row.id, parentId: row.parent_id, defaultLevel: parseDefaultLevel(row.default_level) }));
-}
-
 /**
  * Adds to each member the number of live spaces they can reach. Nothing is granted to people or teams
- * directly, so what a member reaches depends on their role alone: one count per distinct role is enough.
+ * directly (yet), so what a member reaches depends on their membership alone: one count per distinct role
+ * and suspension is enough. Grants on content will make the count each member's own.
  */
-export async function withSpaceCounts<Row extends { role: string | null; disabled: number }>(db: Db, organizationId: string, rows: readonly Row[]): Promise<Array<Row & { spaces: number }>> {
-  const counts = new Map<string, number>();
+export async function withSpaceCounts<Row extends { user_id: string; role: string | null; disabled: number }>(db: Db, organizationId: string, rows: readonly Row[]): Promise<Array<Row & { spaces: number }>> {
   const classOf = (row: Row) => `${row.disabled !== 0 ? 'disabled' : 'active'}:${row.role ?? 'guest'}`;
-  let levels: CollectionLevel[] | undefined;
+  const representatives = new Map<string, ContentViewer>();
   for (const row of rows) {
     const key = classOf(row);
-    if (counts.has(key)) continue;
-    const membership = membershipFromRow(row);
-    // Only members between guest and admin see through the collections' default levels.
-    const needsLevels = canViewOrganization(membership) && membership.role !== null && !atLeast(membership.role, 'admin');
-    if (needsLevels) levels ??= await collectionLevels(db, organizationId);
-    counts.set(key, await countSpacesInOrganization(db, organizationId, contentVisibilityFilter(membership, levels ?? [])));
+    if (!representatives.has(key)) representatives.set(key, { userId: row.user_id, membership: membershipFromRow(row) });
   }
-  return rows.map((row) => ({ ...row, spaces: counts.get(classOf(row))! }));
+  const counts = await countSpacesInOrganization(db, organizationId, [...representatives.values()]);
+  const countOf = new Map([...representatives.keys()].map((key, index) => [key, counts[index]!]));
+  return rows.map((row) => ({ ...row, spaces: countOf.get(classOf(row))! }));
 }
 
 async function memberView(db: Db, access: OrganizationAccess, userId: string): Promise<MemberView> {
@@ -113,7 +102,7 @@ export interface MemberListQuery {
   sort?: 'joinedAt' | 'lastSeenAt';
 }
 
-export async function listMembersInOrganization(
+export async function listMembersInOrganizationById(
   context: ServiceContext,
   caller: Caller,
   organizationId: string,
@@ -132,7 +121,7 @@ export async function listMembersInOrganization(
   return { viewer: access, page: { ...page, rows: await withSpaceCounts(context.db, organizationId, page.rows) } };
 }
 
-export async function getMemberInOrganization(context: ServiceContext, caller: Caller, organizationId: string, userId: string): Promise<MemberView> {
+export async function getMemberInOrganizationById(context: ServiceContext, caller: Caller, organizationId: string, userId: string): Promise<MemberView> {
   const access = await organizationAccess(context.db, caller, organizationId);
   if (!canViewMember(access.membership, caller.user.id, userId)) throw new ForbiddenError('Guests can see only their own membership');
   return memberView(context.db, access, userId);
@@ -153,7 +142,7 @@ function activeRole(row: MembershipRow): RoleOrGuest {
   return row.disabled !== 0 ? null : parseRole(row.role);
 }
 
-export async function updateMemberInOrganization(
+export async function updateMemberInOrganizationById(
   context: ServiceContext,
   caller: Caller,
   organizationId: string,
@@ -172,7 +161,7 @@ export async function updateMemberInOrganization(
 }
 
 /** Removes the member with their team memberships; nothing to do when they are not a member. */
-export async function removeMemberFromOrganization(context: ServiceContext, caller: Caller, organizationId: string, userId: string): Promise<void> {
+export async function removeMemberFromOrganizationById(context: ServiceContext, caller: Caller, organizationId: string, userId: string): Promise<void> {
   await asMemberManager(context, caller, organizationId, async (trx) => {
     const target = await findMembership(trx, organizationId, userId);
     if (!target) return;
@@ -185,7 +174,7 @@ export async function removeMemberFromOrganization(context: ServiceContext, call
   });
 }
 
-export async function setMemberAsSsoMember(context: ServiceContext, caller: Caller, organizationId: string, userId: string): Promise<MemberView> {
+export async function setUserAsSSOMemberForOrganization(context: ServiceContext, caller: Caller, organizationId: string, userId: string): Promise<MemberView> {
   return asMemberManager(context, caller, organizationId, async (trx, access) => {
     await requireMembership(trx, organizationId, userId);
     await markMemberSso(trx, organizationId, userId);
@@ -201,7 +190,7 @@ const VISITOR_CLAIMS_TTL_SECONDS = 60 * 60;
  * id), `organization`, `role` (null for a guest), `teams` (ids of their teams in the organization), `iat`
  * and `exp`.
  */
-export async function pingOrganization(context: ServiceContext, caller: Caller, organizationId: string): Promise<{ serviceVisitorClaims: string }> {
+export async function updateOrganizationMemberLastSeenAt(context: ServiceContext, caller: Caller, organizationId: string): Promise<{ serviceVisitorClaims: string }> {
   const access = await organizationAccess(context.db, caller, organizationId);
   const now = new Date();
   await recordMemberSeen(context.db, organizationId, caller.user.id, now.toISOString());
@@ -227,7 +216,7 @@ export interface MemberSpaceView {
  * The live spaces the member can reach, newest first by default. Only spaces the caller can see as well
  * are listed, so asking about someone else never reveals content hidden from the caller.
  */
-export async function listSpacesOfMember(
+export async function listSpacesForOrganizationMember(
   context: ServiceContext,
   caller: Caller,
   organizationId: string,
@@ -237,20 +226,14 @@ export async function listSpacesOfMember(
   const access = await organizationAccess(context.db, caller, organizationId);
   if (!canViewMember(access.membership, caller.user.id, userId)) throw new ForbiddenError('Guests can list only their own spaces');
   const { after, limit } = pageRequest(query, SPACE_ORDER_KEY_LENGTH);
-  const member = membershipFromRow(await requireMembership(context.db, organizationId, userId));
-  const levels = await collectionLevels(context.db, organizationId);
-  const filter = visibleToBoth(contentVisibilityFilter(member, levels), contentVisibilityFilter(access.membership, levels));
-  const page = await listSpacesInOrganization(context.db, organizationId, filter, after, limit, query.order ?? 'desc');
-  const byId = new Map(levels.map((level) => [level.id, level]));
+  const member = { userId, membership: membershipFromRow(await requireMembership(context.db, organizationId, userId)) };
+  const page = await listSpacesOfMember(context.db, organizationId, { member, caller: access }, after, limit, query.order ?? 'desc');
   return {
     ...page,
-    rows: page.rows.map((space) => {
-      const level = parseDefaultLevel(space.default_level);
-      const chain = collectionChain(byId, space.collection_id);
-      const permission = spaceRole(member, level, chain);
-      // The filter lets through only spaces the member reaches, which is what spaceRole decides too.
-      if (permission === null) throw new Error(`space ${space.id} passed the visibility filter of a member who has no role on it`);
-      return { permission, space: { space, role: spaceRole(access.membership, level, chain) } };
+    rows: page.rows.map(({ space, memberRole, callerRole }) => {
+      // Only spaces the member reaches are listed: every one comes with their role on it.
+      if (memberRole === null) throw new Error(`space ${space.id} was listed for a member who has no role on it`);
+      return { permission: memberRole, space: { space, role: callerRole } };
     }),
   };
 }

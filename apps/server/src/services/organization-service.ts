@@ -1,5 +1,5 @@
-import { NotFoundError } from '../http/errors.js';
-import { pageRequest } from '../http/pagination.js';
+import { NotFoundError } from '../errors.js';
+import { pageRequest } from '../pagination.js';
 import { canViewOrganization, membershipFromRow } from '../policies/organization-policy.js';
 import {
   findOrganizationForMember,
@@ -15,7 +15,7 @@ import type { ServiceContext } from './context.js';
  * Loads an organization the caller can see. An organization they do not belong to, or whose membership is
  * disabled, is reported exactly like one that does not exist.
  */
-export async function getOrganizationForCaller(context: ServiceContext, caller: Caller, organizationId: string): Promise<OrganizationWithMembership> {
+export async function getOrganizationById(context: ServiceContext, caller: Caller, organizationId: string): Promise<OrganizationWithMembership> {
   const found = await findOrganizationForMember(context.db, organizationId, caller.user.id);
   if (!found || !canViewOrganization(membershipFromRow(found.membership))) {
     throw new NotFoundError('No organization matches this id');
@@ -23,7 +23,7 @@ export async function getOrganizationForCaller(context: ServiceContext, caller: 
   return found;
 }
 
-export async function listOrganizationsForCaller(
+export async function listOrganizationsForAuthenticatedUser(
   context: ServiceContext,
   caller: Caller,
   query: { page?: string; limit?: number },

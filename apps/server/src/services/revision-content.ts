@@ -10,6 +10,7 @@ import {
 } from '../content/index.js';
 import type { Db } from '../db/index.js';
 import { SqlObjectReader } from '../stores/content-object-store.js';
+import { findRevisionOfSpace } from '../stores/revision-store.js';
 
 /*
  * Reading the content of a revision for the content reads, links, search and templates. A revision names
@@ -54,6 +55,13 @@ export function contentReader(db: Db): ObjectReader {
     readers.set(db, reader);
   }
   return reader;
+}
+
+/** The root hash of a revision the caller knows to be of this space (a change request's, or main). */
+export async function revisionRoot(db: Db, spaceId: string, revisionId: string): Promise<string> {
+  const revision = await findRevisionOfSpace(db, spaceId, revisionId);
+  if (!revision) throw new Error(`space ${spaceId} has no revision ${revisionId}`);
+  return revision.root;
 }
 
 /** The content of the tree below `root`, from the cache when another read loaded it already. */

@@ -1,6 +1,6 @@
 import { markdownToDocument, type Doc, type MaterializedFile, type MaterializedPage } from '../content/index.js';
-import { NotFoundError } from '../http/errors.js';
-import { pageRequest, type CursorKey } from '../http/pagination.js';
+import { NotFoundError } from '../errors.js';
+import { pageRequest, type CursorKey } from '../pagination.js';
 import type { ChangeRequestRow } from '../stores/change-request-store.js';
 import { findRevisionOfSpace, type RevisionRow } from '../stores/revision-store.js';
 import type { KeysetPage } from '../stores/keyset.js';
@@ -170,4 +170,56 @@ export function keysetOfArray<T>(sorted: readonly T[], keyOf: (item: T) => Curso
   const rows = sorted.slice(start, start + limit);
   const hasMore = start + limit < sorted.length;
   return { rows, count: sorted.length, ...(hasMore && rows.length > 0 ? { nextKey: keyOf(rows[rows.length - 1]!) } : {}) };
+}
+
+// Entry points of the content operations, one per operationId. The main content of a space and the content
+// of a change request answer alike, so each pair differs only in the scope it reads.
+
+type FileQuery = { page?: string; limit?: number };
+type PageQuery = { format?: DocumentFormat; evaluated?: Evaluation };
+
+export async function getCurrentRevision(context: ServiceContext, caller: Caller, spaceId: string): Promise<RevisionView> {
+  return readRevision(context, await mainContentScope(context, caller, spaceId));
+}
+
+export async function getRevisionOfChangeRequestById(context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string): Promise<RevisionView> {
+  return readRevision(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId));
+}
+
+export async function listPages(context: ServiceContext, caller: Caller, spaceId: string): Promise<RevisionView> {
+  return getCurrentRevision(context, caller, spaceId);
+}
+
+export async function listPagesInChangeRequest(context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string): Promise<RevisionView> {
+  return getRevisionOfChangeRequestById(context, caller, spaceId, changeRequestId);
+}
+
+export async function getPageById(context: ServiceContext, caller: Caller, spaceId: string, pageId: string, query: PageQuery): Promise<PageRead> {
+  return readPage(context, await mainContentScope(context, caller, spaceId), pageId, query);
+}
+
+export async function getPageInChangeRequestById(
+  context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string, pageId: string, query: PageQuery,
+): Promise<PageRead> {
+  return readPage(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), pageId, query);
+}
+
+export async function listFiles(context: ServiceContext, caller: Caller, spaceId: string, query: FileQuery): Promise<FilePage> {
+  return listRevisionFiles(context, await mainContentScope(context, caller, spaceId), query);
+}
+
+export async function listFilesInChangeRequestById(
+  context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string, query: FileQuery,
+): Promise<FilePage> {
+  return listRevisionFiles(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), query);
+}
+
+export async function getFileById(context: ServiceContext, caller: Caller, spaceId: string, fileId: string): Promise<{ view: RevisionView; file: MaterializedFile }> {
+  return readFile(context, await mainContentScope(context, caller, spaceId), fileId);
+}
+
+export async function getFileInChangeRequestById(
+  context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string, fileId: string,
+): Promise<{ view: RevisionView; file: MaterializedFile }> {
+  return readFile(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), fileId);
 }

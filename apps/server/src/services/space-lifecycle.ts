@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.js';
-import { PreconditionFailedError } from '../http/errors.js';
+import { PreconditionFailedError } from '../errors.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { deleteSpaceRow, findSpaceById } from '../stores/space-store.js';
 import type { ServiceContext } from './context.js';

@@ -1,12 +1,12 @@
 import type { components } from '@quire/api-types';
 import { TreeWriter, WorkingTree } from '../content/index.js';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../http/errors.js';
-import { pageRequest } from '../http/pagination.js';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
+import { pageRequest } from '../pagination.js';
 import { newId, nowIso } from '../ids.js';
-import { collectionChain, contentRole, parseDefaultLevel } from '../policies/collection-policy.js';
 import { canViewOrganization, membershipFromRow, type OrganizationMembership } from '../policies/organization-policy.js';
-import type { DefaultLevel, RoleOrGuest } from '../policies/roles.js';
-import { refusalReason, spacePermissions, spaceRole, spaceStateOf, type SpacePermission, type SpaceState } from '../policies/space-policy.js';
+import { parseDefaultLevel, type DefaultLevel, type RoleOrGuest } from '../policies/roles.js';
+import { refusalReason, spacePermissions, spaceStateOf, type SpacePermission, type SpaceState } from '../policies/space-policy.js';
+import { canViewContent, contentRole } from '../policies/visibility-policy.js';
 import { findCollectionAncestry, findCollectionById, findNeighbourSibling, lockOrganizationStructure } from '../stores/collection-store.js';
 import { putObjects, SqlObjectReader } from '../stores/content-object-store.js';
 import type { KeysetPage } from '../stores/keyset.js';
@@ -21,10 +21,10 @@ import {
   type SpaceRow,
 } from '../stores/space-store.js';
 import type { Caller } from './caller.js';
-import { assertCanCreateIn, contentVisibility, placeMovedContent, placeNewContent, requireCollectionIn, type SpaceWithRole } from './collection-service.js';
+import { assertCanCreateIn, placeMovedContent, placeNewContent, requireCollectionIn, type SpaceWithRole } from './collection-service.js';
 import { placeAmongSiblings } from './content-placement.js';
 import type { ServiceContext } from './context.js';
-import { getOrganizationForCaller } from './organization-service.js';
+import { getOrganizationById } from './organization-service.js';
 import { positionBetween } from './position-keys.js';
 import { assertSpacesMayLeave, isPastRetention, schedulePurge } from './space-lifecycle.js';
 import { enqueueSearchReindex } from './search-reindex.js';
@@ -52,6 +52,11 @@ function notFound(): NotFoundError {
   return new NotFoundError('No space matches this id');
 }
 
+/** The caller's role on a space, which hangs from collections with these default levels (nearest first). */
+function roleOnSpace(membership: OrganizationMembership | undefined, space: SpaceRow, collectionChain: readonly DefaultLevel[]): RoleOrGuest {
+  return contentRole({ membership, defaultLevels: [parseDefaultLevel(space.default_level), ...collectionChain] });
+}
+
 /** `absent`: there is no such space (never was, purged, or past its retention); `hidden`: the caller cannot see it. */
 async function loadSpaceAccess(context: ServiceContext, caller: Caller, spaceId: string): Promise<SpaceAccess | 'absent' | 'hidden'> {
   const found = await findSpaceForMember(context.db, spaceId, caller.user.id);
@@ -66,8 +71,8 @@ async function loadSpaceAccess(context: ServiceContext, caller: Caller, spaceId:
     // A deleted space may name a collection deleted since; it then hangs from the organization alone.
     if (ancestry[0]?.organization_id === space.organization_id) collectionChain = ancestry.map((row) => parseDefaultLevel(row.default_level));
   }
-  const role = spaceRole(membership, parseDefaultLevel(space.default_level), collectionChain);
-  if (role === null) return 'hidden';
+  const role = roleOnSpace(membership, space, collectionChain);
+  if (!canViewContent(role)) return 'hidden';
   return { space, role, membership, collectionChain, state: spaceStateOf(space) };
 }
 
@@ -113,25 +118,19 @@ async function withLockedSpace<T>(
   });
 }
 
-export async function getSpace(context: ServiceContext, caller: Caller, spaceId: string): Promise<SpaceWithRole> {
+export async function getSpaceById(context: ServiceContext, caller: Caller, spaceId: string): Promise<SpaceWithRole> {
   return requireSpace(context, caller, spaceId, { includeDeleted: true });
 }
 
-export async function listSpacesOfOrganization(
+export async function listSpacesInOrganizationById(
   context: ServiceContext,
   caller: Caller,
   organizationId: string,
   query: { page?: string; limit?: number },
 ): Promise<KeysetPage<SpaceWithRole>> {
   const { after, limit } = pageRequest(query, SPACE_ORDER_KEY_LENGTH);
-  const found = await getOrganizationForCaller(context, caller, organizationId);
-  const membership = membershipFromRow(found.membership);
-  const { filter, levels } = await contentVisibility(context, membership, organizationId);
-  const page = await listSpacesInOrganization(context.db, organizationId, filter, after, limit);
-  return {
-    ...page,
-    rows: page.rows.map((space) => ({ space, role: spaceRole(membership, parseDefaultLevel(space.default_level), collectionChain(levels, space.collection_id)) })),
-  };
+  const found = await getOrganizationById(context, caller, organizationId);
+  return listSpacesInOrganization(context.db, organizationId, { userId: caller.user.id, membership: membershipFromRow(found.membership) }, after, limit);
 }
 
 /** What a space starts with, new or duplicated: not deleted, nothing commented or proposed yet. */
@@ -190,7 +189,7 @@ export async function createSpace(
     };
     await insertSpace(trx, space);
     await insertFirstRevision(tx, space, await writeEmptyTree(tx), caller, now);
-    return { space, role: spaceRole(membership, 'inherit', parent?.chain ?? []) };
+    return { space, role: roleOnSpace(membership, space, parent?.chain ?? []) };
   });
 }
 
@@ -208,7 +207,7 @@ async function checkMergeRuleUsers(tx: ServiceContext, organizationId: string, r
   }
 }
 
-export async function updateSpaceSettings(
+export async function updateSpaceById(
   context: ServiceContext,
   caller: Caller,
   spaceId: string,
@@ -231,7 +230,7 @@ export async function updateSpaceSettings(
     await updateSpace(trx, spaceId, patch);
     const space = { ...access.space, ...patch };
     // A new default level can change the caller's own role on the space.
-    return { space, role: spaceRole(access.membership, parseDefaultLevel(space.default_level), access.collectionChain) };
+    return { space, role: roleOnSpace(access.membership, space, access.collectionChain) };
   });
 }
 
@@ -239,7 +238,7 @@ export async function updateSpaceSettings(
  * Marks the space deleted and queues its removal for good at the end of its retention. A space that does
  * not exist, or is already deleted, answers as deleted; one the caller cannot see answers 404.
  */
-export async function deleteSpace(context: ServiceContext, caller: Caller, spaceId: string): Promise<void> {
+export async function deleteSpaceById(context: ServiceContext, caller: Caller, spaceId: string): Promise<void> {
   await context.db.transaction().execute(async (trx) => {
     const tx: ServiceContext = { ...context, db: trx };
     const access = await loadSpaceAccess(tx, caller, spaceId);
@@ -258,7 +257,7 @@ function visibilityAt(space: SpaceRow, collectionId: string | null): string {
   return collectionId === null && space.visibility === 'in-collection' ? 'private' : space.visibility;
 }
 
-export async function restoreDeletedSpace(context: ServiceContext, caller: Caller, spaceId: string): Promise<SpaceWithRole> {
+export async function restoreSpace(context: ServiceContext, caller: Caller, spaceId: string): Promise<SpaceWithRole> {
   return withLockedSpace(context, caller, spaceId, { includeDeleted: true }, async (tx, access) => {
     assertSpacePermission(access, 'admin');
     if (!access.state.deleted) throw new ConflictError('The space is not deleted');
@@ -279,21 +278,21 @@ export async function restoreDeletedSpace(context: ServiceContext, caller: Calle
     };
     await updateSpace(tx.db, spaceId, patch);
     const restored = { ...space, ...patch };
-    return { space: restored, role: spaceRole(membership, parseDefaultLevel(restored.default_level), parentChain) };
+    return { space: restored, role: roleOnSpace(membership, restored, parentChain) };
   });
 }
 
 /** The collection a space is in, as a destination for content created next to it (undefined at the top level). */
 function collectionOf(access: SpaceAccess): { role: RoleOrGuest } | undefined {
   if (access.space.collection_id === null) return undefined;
-  return { role: contentRole(access.membership, access.collectionChain) };
+  return { role: contentRole({ membership: access.membership, defaultLevels: access.collectionChain }) };
 }
 
 /**
  * A copy of the space right after it, with its settings and a first revision holding its current main
  * content. Content objects are shared by hash, so the copy writes one revision row and no content.
  */
-export async function duplicateSpaceById(context: ServiceContext, caller: Caller, spaceId: string): Promise<SpaceWithRole> {
+export async function duplicateSpace(context: ServiceContext, caller: Caller, spaceId: string): Promise<SpaceWithRole> {
   return withLockedSpace(context, caller, spaceId, {}, async (tx, access) => {
     assertSpacePermission(access, 'view');
     const { space: original, membership } = access;
@@ -314,11 +313,11 @@ export async function duplicateSpaceById(context: ServiceContext, caller: Caller
     };
     await insertSpace(tx.db, copy);
     await insertFirstRevision(tx, copy, revision.root, caller, now);
-    return { space: copy, role: spaceRole(membership, parseDefaultLevel(copy.default_level), access.collectionChain) };
+    return { space: copy, role: roleOnSpace(membership, copy, access.collectionChain) };
   });
 }
 
-export async function moveSpaceTo(
+export async function moveSpace(
   context: ServiceContext,
   caller: Caller,
   spaceId: string,
@@ -339,11 +338,11 @@ export async function moveSpaceTo(
     const patch = { collection_id: parentId, position, visibility: visibilityAt(space, parentId), updated_at: now };
     await updateSpace(tx.db, spaceId, patch);
     const moved = { ...space, ...patch };
-    return { space: moved, role: spaceRole(membership, parseDefaultLevel(moved.default_level), parentChain) };
+    return { space: moved, role: roleOnSpace(membership, moved, parentChain) };
   });
 }
 
-export async function transferSpaceTo(
+export async function transferSpace(
   context: ServiceContext,
   caller: Caller,
   spaceId: string,
@@ -352,7 +351,7 @@ export async function transferSpaceTo(
   return withLockedSpace(context, caller, spaceId, { extraOrganizations: [body.organization] }, async (tx, access) => {
     assertSpacePermission(access, 'admin');
     const { space } = access;
-    const target = await getOrganizationForCaller(tx, caller, body.organization).catch((error: unknown) => {
+    const target = await getOrganizationById(tx, caller, body.organization).catch((error: unknown) => {
       if (error instanceof NotFoundError) throw new NotFoundError('No organization matches body.organization');
       throw error;
     });
@@ -371,6 +370,6 @@ export async function transferSpaceTo(
     const patch = { organization_id: targetId, collection_id: collectionId, position, visibility: visibilityAt(space, collectionId), updated_at: now };
     await updateSpace(tx.db, spaceId, patch);
     const moved = { ...space, ...patch };
-    return { space: moved, role: spaceRole(targetMembership, parseDefaultLevel(moved.default_level), parentChain) };
+    return { space: moved, role: roleOnSpace(targetMembership, moved, parentChain) };
   });
 }

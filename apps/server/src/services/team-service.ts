@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.js';
 import type { TeamMemberRole } from '../db/schema.js';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../http/errors.js';
-import { pageRequest } from '../http/pagination.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.js';
+import { pageRequest } from '../pagination.js';
 import type { MemberViewer } from '../policies/member-policy.js';
 import { newId, nowIso } from '../ids.js';
 import { canViewOrganization, membershipFromRow } from '../policies/organization-policy.js';
@@ -83,7 +83,7 @@ async function asTeamAdmin<T>(context: ServiceContext, caller: Caller, organizat
   });
 }
 
-export async function listTeamsInOrganization(
+export async function listTeamsInOrganizationById(
   context: ServiceContext,
   caller: Caller,
   organizationId: string,
@@ -105,7 +105,7 @@ export async function listTeamsInOrganization(
   return { viewer: access, page: await listTeams(context.db, organizationId, access.userId, filter, after, limit) };
 }
 
-export async function listTeamsOfOrganizationMember(
+export async function listTeamsForOrganizationMember(
   context: ServiceContext,
   caller: Caller,
   organizationId: string,
@@ -135,7 +135,7 @@ async function resolveMembers(db: Db, organizationId: string, field: string, ref
   });
 }
 
-export async function createTeam(context: ServiceContext, caller: Caller, organizationId: string, body: { title: string; members?: string[] }): Promise<TeamView> {
+export async function createOrganizationTeam(context: ServiceContext, caller: Caller, organizationId: string, body: { title: string; members?: string[] }): Promise<TeamView> {
   const title = cleanTitle(body.title);
   return context.db.transaction().execute(async (trx) => {
     await lockOrganizationMembers(trx, context.dialect, organizationId);
@@ -153,14 +153,14 @@ export async function createTeam(context: ServiceContext, caller: Caller, organi
   });
 }
 
-export async function getTeamInOrganization(context: ServiceContext, caller: Caller, organizationId: string, teamId: string): Promise<TeamView> {
+export async function getTeamInOrganizationById(context: ServiceContext, caller: Caller, organizationId: string, teamId: string): Promise<TeamView> {
   const access = await organizationAccess(context.db, caller, organizationId);
   const view = await teamView(context.db, access, teamId);
   if (!teamPermissions(access.membership, view.team.caller_role).view) throw teamNotFound();
   return view;
 }
 
-export async function renameTeam(context: ServiceContext, caller: Caller, organizationId: string, teamId: string, body: { title: string }): Promise<TeamView> {
+export async function updateTeamInOrganizationById(context: ServiceContext, caller: Caller, organizationId: string, teamId: string, body: { title: string }): Promise<TeamView> {
   const title = cleanTitle(body.title);
   return asTeamAdmin(context, caller, organizationId, teamId, async (trx, access, team) => {
     await updateTeamTitle(trx, team.id, title, nowIso());
@@ -169,7 +169,7 @@ export async function renameTeam(context: ServiceContext, caller: Caller, organi
 }
 
 /** Deletes the team; a team that does not exist, or that the caller cannot see, is already gone for them. */
-export async function removeTeam(context: ServiceContext, caller: Caller, organizationId: string, teamId: string): Promise<void> {
+export async function removeTeamFromOrganizationById(context: ServiceContext, caller: Caller, organizationId: string, teamId: string): Promise<void> {
   await context.db.transaction().execute(async (trx) => {
     await lockOrganizationMembers(trx, context.dialect, organizationId);
     const access = await organizationAccess(trx, caller, organizationId);
@@ -180,7 +180,7 @@ export async function removeTeam(context: ServiceContext, caller: Caller, organi
   });
 }
 
-export async function listMembersOfTeam(
+export async function listTeamMembersInOrganizationById(
   context: ServiceContext,
   caller: Caller,
   organizationId: string,
@@ -206,7 +206,7 @@ export interface TeamMembersChange {
  * written, so one unknown user leaves the team as it was. `remove` wins over `add` and `memberships`;
  * `memberships` sets the role of the users it names, putting them in the team when they are not in it.
  */
-export async function updateTeamMembers(context: ServiceContext, caller: Caller, organizationId: string, teamId: string, change: TeamMembersChange): Promise<void> {
+export async function updateMembersInOrganizationTeam(context: ServiceContext, caller: Caller, organizationId: string, teamId: string, change: TeamMembersChange): Promise<void> {
   await asTeamAdmin(context, caller, organizationId, teamId, async (trx, _access, team) => {
     const added = await resolveMembers(trx, organizationId, 'body.add', change.add ?? []);
     const removed = new Set(await resolveMembers(trx, organizationId, 'body.remove', change.remove ?? []));
@@ -231,7 +231,7 @@ export async function updateTeamMembers(context: ServiceContext, caller: Caller,
 }
 
 /** Puts the member in the team; without a role a new team member is a `member` and an existing one keeps theirs. */
-export async function addMemberToTeam(
+export async function addMemberToOrganizationTeamById(
   context: ServiceContext,
   caller: Caller,
   organizationId: string,
@@ -249,7 +249,7 @@ export async function addMemberToTeam(
 }
 
 /** Takes the user out of the team; nothing to do when they are not in it. */
-export async function removeMemberFromTeam(context: ServiceContext, caller: Caller, organizationId: string, teamId: string, userId: string): Promise<void> {
+export async function deleteMemberFromOrganizationTeamById(context: ServiceContext, caller: Caller, organizationId: string, teamId: string, userId: string): Promise<void> {
   await asTeamAdmin(context, caller, organizationId, teamId, async (trx, _access, team) => {
     await deleteTeamMembers(trx, team.id, [userId]);
   });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { operations } from '@quire/api-types';
 import { ContentError, markdownHash, TreeWriter, WorkingTree, type PageComputedSource } from '../content/index.js';
-import { BadRequestError, ConflictError } from '../http/errors.js';
+import { BadRequestError, ConflictError } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { readBlob } from '../storage/blob-storage.js';
 import { addChangeRequestContributor, lockChangeRequest, updateChangeRequestRow } from '../stores/change-request-store.js';
@@ -160,7 +160,7 @@ async function addPages(writer: TreeWriter, root: string, content: TemplateConte
 /** Thrown inside the transaction when what the template was built from changed: build it again. */
 class ContentMoved extends Error {}
 
-export async function applyTemplate(context: ServiceContext, caller: Caller, spaceId: string, request: TemplateRequest): Promise<void> {
+export async function applyTemplateToSpace(context: ServiceContext, caller: Caller, spaceId: string, request: TemplateRequest): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     // Read access first: an invisible space or request answers 404 before anything else is checked.
     const scope = request.changeRequestId === undefined

@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
-import { ApiError, BadRequestError, MethodNotAllowedError } from '../http/errors.js';
+import { ApiError, BadRequestError, MethodNotAllowedError } from '../errors.js';
 import type { BlobStorage } from './blob-storage.js';
 import type { UrlSigner } from './signed-urls.js';
 

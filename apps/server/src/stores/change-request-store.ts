@@ -1,10 +1,10 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type { Db, DialectName } from '../db/index.js';
 import type { ChangeRequestsTable } from '../db/schema.js';
-import type { ContentVisibilityFilter } from '../policies/collection-policy.js';
-import { ROLES } from '../policies/roles.js';
+import type { ContentViewer } from '../policies/visibility-policy.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
 import type { UserRow } from './user-store.js';
+import { withContentAccess } from './visibility.js';
 
 export type ChangeRequestRow = Selectable<ChangeRequestsTable>;
 
@@ -83,7 +83,7 @@ export interface ChangeRequestFilters {
 
 export type ChangeRequestScope =
   | { kind: 'space'; spaceId: string }
-  | { kind: 'organization'; organizationId: string; visibility: ContentVisibilityFilter };
+  | { kind: 'organization'; organizationId: string; viewer: ContentViewer };
 
 type ListRow = ChangeRequestRow & {
   creator_email: string;
@@ -102,17 +102,6 @@ const LIST_ORDER: KeysetOrder<ListRow> = {
 };
 export const CHANGE_REQUEST_ORDER_KEY_LENGTH = 2;
 
-/** The rule of `passesVisibilityFilter` (collection-policy) on the joined spaces table `s`. */
-function visibleSpaces(filter: ContentVisibilityFilter) {
-  if (filter.kind !== 'members') return undefined;
-  const roles = sql.join(ROLES.map((role) => sql.lit(role)));
-  const hidden = filter.hiddenCollections;
-  const inheritsVisibly = hidden.length > 0
-    ? sql`(s.collection_id is null or s.collection_id not in (${sql.join(hidden.map((id) => sql.val(id)))}))`
-    : sql`1 = 1`;
-  return sql<boolean>`(s.default_level in (${roles}) or (s.default_level = 'inherit' and ${inheritsVisibly}))`;
-}
-
 export async function listChangeRequests(
   db: Db,
   scope: ChangeRequestScope,
@@ -120,7 +109,6 @@ export async function listChangeRequests(
   after: ReadonlyArray<string | number> | undefined,
   limit: number,
 ): Promise<KeysetPage<ChangeRequestListing>> {
-  if (scope.kind === 'organization' && scope.visibility.kind === 'none') return { rows: [], count: 0 };
   let query = db
     .selectFrom('change_requests as cr')
     .innerJoin('spaces as s', 's.id', 'cr.space_id')
@@ -140,8 +128,7 @@ export async function listChangeRequests(
   } else {
     // Through the space's current organization: a transferred space takes its requests along.
     query = query.where(sql<boolean>`s.organization_id = ${scope.organizationId} and s.deleted_at is null`);
-    const visible = visibleSpaces(scope.visibility);
-    if (visible) query = query.where(visible);
+    query = withContentAccess(query, { organizationId: scope.organizationId, content: { spaces: 's' }, viewers: [{ viewer: scope.viewer }] });
   }
   if (filters.creator !== undefined) query = query.where('cr.created_by', '=', filters.creator);
   if (filters.conversationsIssuesCluster !== undefined) query = query.where('cr.conversations_issues_cluster', '=', filters.conversationsIssuesCluster);

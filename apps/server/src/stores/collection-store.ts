@@ -1,9 +1,11 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type { Db, DialectName } from '../db/index.js';
 import type { CollectionsTable } from '../db/schema.js';
-import type { ContentVisibilityFilter } from '../policies/collection-policy.js';
+import { parseRole, type RoleOrGuest } from '../policies/roles.js';
+import type { ContentViewer } from '../policies/visibility-policy.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
 import { prepared } from './prepared.js';
+import { withContentAccess } from './visibility.js';
 
 export type CollectionRow = Selectable<CollectionsTable>;
 
@@ -63,31 +65,32 @@ export async function findCollectionSubtreeIds(db: Db, collectionId: string): Pr
   return result.rows.map((row) => row.id);
 }
 
-/** Every collection of an organization with its parent and default level, for visibility decisions. */
-export async function listCollectionLevels(db: Db, organizationId: string): Promise<Array<Pick<CollectionRow, 'id' | 'parent_id' | 'default_level'>>> {
-  return db.selectFrom('collections').select(['id', 'parent_id', 'default_level']).where('organization_id', '=', organizationId).execute();
-}
-
 /** Collections listed across the whole organization come in creation order. */
-const CREATED_ORDER: KeysetOrder<CollectionRow> = { columns: ['created_at', 'id'], keyOf: (row) => [row.created_at, row.id] };
+const CREATED_ORDER: KeysetOrder<CollectionRow> = { columns: ['c.created_at', 'c.id'], keyOf: (row) => [row.created_at, row.id] };
 /** Siblings come in their order under their parent. */
-const POSITION_ORDER: KeysetOrder<CollectionRow> = { columns: ['position', 'id'], keyOf: (row) => [row.position, row.id] };
+const POSITION_ORDER: KeysetOrder<CollectionRow> = { columns: ['c.position', 'c.id'], keyOf: (row) => [row.position, row.id] };
 export const COLLECTION_ORDER_KEY_LENGTH = 2;
 
+/** A collection of a list, with the role on it of the viewer the list is for. */
+export interface VisibleCollection {
+  collection: CollectionRow;
+  role: RoleOrGuest;
+}
+
+/** The collections of the organization the viewer sees (only the top level ones with `topLevelOnly`), with their role on each. */
 export async function listCollectionsInOrganization(
   db: Db,
   organizationId: string,
-  options: { topLevelOnly: boolean; filter: ContentVisibilityFilter },
+  options: { topLevelOnly: boolean; viewer: ContentViewer },
   after: ReadonlyArray<string | number> | undefined,
   limit: number,
-): Promise<KeysetPage<CollectionRow>> {
-  if (options.filter.kind === 'none') return { rows: [], count: 0 };
-  let query = db.selectFrom('collections').selectAll().where('organization_id', '=', organizationId);
-  if (options.topLevelOnly) query = query.where('parent_id', 'is', null);
-  if (options.filter.kind === 'members' && options.filter.hiddenCollections.length > 0) {
-    query = query.where('id', 'not in', options.filter.hiddenCollections);
-  }
-  return keysetPage(query, options.topLevelOnly ? POSITION_ORDER : CREATED_ORDER, after, limit);
+): Promise<KeysetPage<VisibleCollection>> {
+  let query = db.selectFrom('collections as c').selectAll('c').where('c.organization_id', '=', organizationId);
+  if (options.topLevelOnly) query = query.where('c.parent_id', 'is', null);
+  const visible = withContentAccess(query, { organizationId, content: { collections: 'c' }, viewers: [{ viewer: options.viewer, roleAs: 'access_role' }] });
+  const page = await keysetPage(visible, options.topLevelOnly ? POSITION_ORDER : CREATED_ORDER, after, limit);
+  // The row keeps its role column (CollectionRow does not name it), as lists of spaces do.
+  return { ...page, rows: page.rows.map((row) => ({ collection: row, role: parseRole(row.access_role) })) };
 }
 
 export async function updateCollection(db: Db, id: string, patch: Updateable<CollectionsTable>): Promise<void> {

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDialect, openTestDatabase } from '../../test/dialects.js';
+import { expect, it } from 'vitest';
+import { describeEachDialect, useTestDatabase } from '../../test/dialects.js';
 import { insertPage, materializeRoot, readMarkdown, TreeWriter, updatePage, WorkingTree } from '../content/index.js';
 import { putObjects, SqlObjectReader } from './content-object-store.js';
 
 describeEachDialect('content object store', (dialect) => {
-  let database: Awaited<ReturnType<typeof openTestDatabase>>;
-  beforeAll(async () => {
-    database = await openTestDatabase(dialect);
-  });
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const database = useTestDatabase(dialect);
 
   it('stores what a writer made and reads it back as the same tree, markdown and file bytes', async () => {
     const reader = new SqlObjectReader(database.db);

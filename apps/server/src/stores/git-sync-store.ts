@@ -5,6 +5,15 @@ import type { GitSyncOperationsTable, GitSyncStatesTable } from '../db/schema.js
 export type GitSyncStateRow = Selectable<GitSyncStatesTable>;
 export type GitSyncOperationRow = Selectable<GitSyncOperationsTable>;
 
+/**
+ * What `spaces.git_sync` holds (as JSON): the space's state row and its latest operation, as stored here, so
+ * that a space read presents `gitSync` without another query.
+ */
+export interface SpaceGitSyncCopy {
+  state: GitSyncStateRow;
+  operation: GitSyncOperationRow | null;
+}
+
 export async function findGitSyncState(db: Db, spaceId: string): Promise<GitSyncStateRow | undefined> {
   return db.selectFrom('git_sync_states').selectAll().where('space_id', '=', spaceId).executeTakeFirst();
 }

@@ -54,3 +54,9 @@ export async function finishJob(db: Db, id: string, workerId: string, update: Pa
 export async function extendLease(db: Db, id: string, workerId: string, leaseUntil: string): Promise<void> {
   await db.updateTable('jobs').set({ locked_until: leaseUntil }).where('id', '=', id).where('locked_by', '=', workerId).execute();
 }
+
+/** Whether a job of this kind with exactly this payload waits to run (so that another would be redundant). */
+export async function hasQueuedJob(db: Db, kind: string, payload: string): Promise<boolean> {
+  const row = await db.selectFrom('jobs').select('id').where('kind', '=', kind).where('payload', '=', payload).where('status', '=', 'queued').limit(1).executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,12 +1,13 @@
-import { sql, type RawBuilder, type Selectable, type Updateable } from 'kysely';
+import { sql, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/index.js';
 import { toCount } from '../db/dialect.js';
 import type { SpacesTable } from '../db/schema.js';
-import type { ContentVisibilityFilter } from '../policies/collection-policy.js';
-import { ROLES } from '../policies/roles.js';
+import { parseRole, type RoleOrGuest } from '../policies/roles.js';
+import type { ContentViewer } from '../policies/visibility-policy.js';
 import { chunks, type MembershipState } from './collection-store.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
 import { prepared } from './prepared.js';
+import { withContentAccess } from './visibility.js';
 
 export type SpaceRow = Selectable<SpacesTable>;
 
@@ -102,57 +103,106 @@ export async function deleteSpaceRow(db: Db, id: string): Promise<void> {
 }
 
 /** Spaces listed across the organization come in creation order; those of a collection in their order there. */
-const CREATED_ORDER: KeysetOrder<SpaceRow> = { columns: ['created_at', 'id'], keyOf: (row) => [row.created_at, row.id] };
-const POSITION_ORDER: KeysetOrder<SpaceRow> = { columns: ['position', 'id'], keyOf: (row) => [row.position, row.id] };
+const CREATED_ORDER: KeysetOrder<SpaceRow> = { columns: ['s.created_at', 's.id'], keyOf: (row) => [row.created_at, row.id] };
+const POSITION_ORDER: KeysetOrder<SpaceRow> = { columns: ['s.position', 's.id'], keyOf: (row) => [row.position, row.id] };
 export const SPACE_ORDER_KEY_LENGTH = 2;
 
-/** The rule of `passesVisibilityFilter` (collection-policy) as a condition on the spaces table; undefined lets everything through. */
-function visibleSpaces(filter: ContentVisibilityFilter): RawBuilder<boolean> | undefined {
-  if (filter.kind !== 'members') return undefined;
-  const roles = sql.join(ROLES.map((role) => sql.lit(role)));
-  const hidden = filter.hiddenCollections;
-  const inheritsVisibly = hidden.length > 0
-    ? sql`(collection_id is null or collection_id not in (${sql.join(hidden.map((id) => sql.val(id)))}))`
-    : sql`1 = 1`;
-  return sql<boolean>`(default_level in (${roles}) or (default_level = 'inherit' and ${inheritsVisibly}))`;
+/** A space of a list, with the role on it of the viewer the list is for. */
+export interface VisibleSpace {
+  space: SpaceRow;
+  role: RoleOrGuest;
 }
 
+/** Where a list of spaces looks: across an organization, or directly inside one of its collections. */
+interface SpaceScope {
+  organizationId: string;
+  collectionId?: string;
+}
+
+function liveSpacesIn(db: Db, scope: SpaceScope) {
+  const query = db.selectFrom('spaces as s').where('s.deleted_at', 'is', null);
+  return scope.collectionId === undefined ? query.where('s.organization_id', '=', scope.organizationId) : query.where('s.collection_id', '=', scope.collectionId);
+}
+
+async function pageOfVisibleSpaces(
+  db: Db,
+  scope: SpaceScope,
+  viewer: ContentViewer,
+  order: KeysetOrder<SpaceRow>,
+  after: ReadonlyArray<string | number> | undefined,
+  limit: number,
+): Promise<KeysetPage<VisibleSpace>> {
+  const query = withContentAccess(liveSpacesIn(db, scope).selectAll('s'), {
+    organizationId: scope.organizationId, content: { spaces: 's' }, viewers: [{ viewer, roleAs: 'access_role' }],
+  });
+  const page = await keysetPage(query, order, after, limit);
+  // The row keeps its role column (SpaceRow does not name it): copying every row without it costs more than the query.
+  return { ...page, rows: page.rows.map((row) => ({ space: row, role: parseRole(row.access_role) })) };
+}
+
+/** The live spaces of the organization the viewer sees, in creation order, with their role on each. */
 export async function listSpacesInOrganization(
   db: Db,
   organizationId: string,
-  filter: ContentVisibilityFilter,
+  viewer: ContentViewer,
   after: ReadonlyArray<string | number> | undefined,
   limit: number,
-  /** `desc`: most recently created first (the member's space list). */
-  direction: 'asc' | 'desc' = 'asc',
-): Promise<KeysetPage<SpaceRow>> {
-  if (filter.kind === 'none') return { rows: [], count: 0 };
-  let query = db.selectFrom('spaces').selectAll().where('organization_id', '=', organizationId).where('deleted_at', 'is', null);
-  const visible = visibleSpaces(filter);
-  if (visible) query = query.where(visible);
-  return keysetPage(query, { ...CREATED_ORDER, direction }, after, limit);
+): Promise<KeysetPage<VisibleSpace>> {
+  return pageOfVisibleSpaces(db, { organizationId }, viewer, CREATED_ORDER, after, limit);
 }
 
-/** How many live spaces of the organization pass the filter (a member's `spaces` count). */
-export async function countSpacesInOrganization(db: Db, organizationId: string, filter: ContentVisibilityFilter): Promise<number> {
-  if (filter.kind === 'none') return 0;
-  let query = db.selectFrom('spaces').select((eb) => eb.fn.countAll().as('count')).where('organization_id', '=', organizationId).where('deleted_at', 'is', null);
-  const visible = visibleSpaces(filter);
-  if (visible) query = query.where(visible);
-  const row = await query.executeTakeFirst();
-  return toCount(row?.count);
-}
-
+/** The live spaces directly inside the collection that the viewer sees, in their order there, with their role on each. */
 export async function listSpacesInCollection(
   db: Db,
-  collectionId: string,
-  filter: ContentVisibilityFilter,
+  collection: { id: string; organizationId: string },
+  viewer: ContentViewer,
   after: ReadonlyArray<string | number> | undefined,
   limit: number,
-): Promise<KeysetPage<SpaceRow>> {
-  if (filter.kind === 'none') return { rows: [], count: 0 };
-  let query = db.selectFrom('spaces').selectAll().where('collection_id', '=', collectionId).where('deleted_at', 'is', null);
-  const visible = visibleSpaces(filter);
-  if (visible) query = query.where(visible);
-  return keysetPage(query, POSITION_ORDER, after, limit);
+): Promise<KeysetPage<VisibleSpace>> {
+  return pageOfVisibleSpaces(db, { organizationId: collection.organizationId, collectionId: collection.id }, viewer, POSITION_ORDER, after, limit);
+}
+
+/** A space a member reaches, with their role on it and the role of the caller who asks. */
+export interface MemberSpace {
+  space: SpaceRow;
+  memberRole: RoleOrGuest;
+  callerRole: RoleOrGuest;
+}
+
+/**
+ * The live spaces of the organization the member reaches and the caller sees too, in creation order (`desc`:
+ * most recent first), so that asking about someone else never reveals content hidden from the caller.
+ */
+export async function listSpacesOfMember(
+  db: Db,
+  organizationId: string,
+  viewers: { member: ContentViewer; caller: ContentViewer },
+  after: ReadonlyArray<string | number> | undefined,
+  limit: number,
+  direction: 'asc' | 'desc',
+): Promise<KeysetPage<MemberSpace>> {
+  const query = withContentAccess(liveSpacesIn(db, { organizationId }).selectAll('s'), {
+    organizationId,
+    content: { spaces: 's' },
+    viewers: [{ viewer: viewers.member, roleAs: 'member_role' }, { viewer: viewers.caller, roleAs: 'caller_role' }],
+  });
+  const page = await keysetPage(query, { ...CREATED_ORDER, direction }, after, limit);
+  return {
+    ...page,
+    rows: page.rows.map((row) => ({ space: row, memberRole: parseRole(row.member_role), callerRole: parseRole(row.caller_role) })),
+  };
+}
+
+/**
+ * How many live spaces of the organization each viewer sees (members' `spaces` counts), in one pass over
+ * the spaces: a role column per viewer, null where they cannot see the space, counted.
+ */
+export async function countSpacesInOrganization(db: Db, organizationId: string, viewers: readonly ContentViewer[]): Promise<number[]> {
+  if (viewers.length === 0) return [];
+  const columns = viewers.map((_, index) => `role_${index}`);
+  const roles = withContentAccess(liveSpacesIn(db, { organizationId }).select('s.id'), {
+    organizationId, content: { spaces: 's' }, viewers: viewers.map((viewer, index) => ({ viewer, roleAs: columns[index]!, filter: false as const })),
+  });
+  const row = await db.selectFrom(roles.as('v')).select(columns.map((column) => sql<number>`count(${sql.ref(`v.${column}`)})`.as(column))).executeTakeFirst();
+  return columns.map((column) => toCount((row as Record<string, unknown> | undefined)?.[column]));
 }

@@ -25,7 +25,7 @@ function selectTeamDetails(db: Db, callerId: string) {
       eb.selectFrom('team_members as ctm').select((inner) => inner.fn.countAll().as('count'))
         .whereRef('ctm.team_id', '=', 't.id').as('members'),
       // No operation of the contract grants a space to a team (content access comes from default levels
-      // and organization roles alone, see collection-policy), so no team has access to any space yet.
+      // and organization roles alone, see visibility-policy), so no team has access to any space yet.
       sql<number>`0`.as('spaces'),
       eb.selectFrom('team_members as rtm').select('rtm.role')
         .whereRef('rtm.team_id', '=', 't.id').where('rtm.user_id', '=', callerId).as('caller_role'),

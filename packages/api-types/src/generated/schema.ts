@@ -152,15 +152,26 @@ export interface paths {
          * Publish an integration
          * @description Publishes a version of the integration with this name: creates the integration, owned by the
          *     `organization` of the body, when the name is free, or replaces the definition of the existing one and
-         *     adds one to its `version`. `secrets` are stored for the script and never answered.
+         *     adds one to its `version` (1, 2, ...). The script, the icon and the preview images are kept as files and
+         *     served from the integration's `urls`; the images must really be images (PNG, JPEG, GIF, WebP or SVG).
+         *     `secrets` are sealed at rest and never answered. `verified` is decided by the operators of the
+         *     installation only (`npm run admin -- verify-integration`); publishing never changes it.
          *
-         *     The caller must be an admin of the `organization` (given by id or subdomain); 404 when that organization
-         *     is unknown to the caller, 403 when the caller is not one of its admins, 409 when the name belongs to an
-         *     integration of another organization. The script can be up to 5 MB, so this operation accepts larger
-         *     bodies than the others. Answers 200 with the integration.
+         *     The caller must be an admin of the `organization` (given by id, or subdomain for organizations that have
+         *     one); 404 when that organization is unknown to the caller, 403 when the caller is not one of its admins,
+         *     409 when the name belongs to an integration of another organization (a name belongs to its first owner).
+         *     The script can be up to 5 MB and each image up to 2 MB, so this operation accepts bodies of up to 20 MB.
+         *     Answers 200 with the integration.
          */
         post: operations["publishIntegration"];
-        delete?: never;
+        /**
+         * Unpublish an integration
+         * @description Removes the integration with this name, every version of it, its files and its sealed secrets; the name
+         *     becomes free for any organization. Only admins of the organization that owns it may unpublish it (403
+         *     for other callers who can see it). Answers 204, also when no integration has this name or the caller
+         *     cannot see it.
+         */
+        delete: operations["unpublishIntegration"];
         options?: never;
         head?: never;
         patch?: never;
@@ -273,20 +284,22 @@ export interface paths {
         };
         /**
          * List conversations
-         * @description Answers the support conversations ingested into the organization, newest first, optionally only those
-         *     of one source. Every member of the organization may list them.
+         * @description Answers the support conversations ingested into the organization, most recently ingested first,
+         *     optionally only those of one source. Every member of the organization may list them (guests: 403).
          */
         get: operations["listConversations"];
         put?: never;
         /**
          * Ingest conversations
-         * @description Adds one support conversation, or a batch of 1 to 100, to the organization. Conversations ingested with a
-         *     user's token get the source `api`. An id already ingested from the same source replaces the earlier
-         *     conversation. The batch is all or nothing: when one conversation is invalid, none is ingested.
+         * @description Adds one support conversation, or a batch of 1 to 1000, to the organization, under the `source` given
+         *     (`integration:api:default` when none is). Ingestion is idempotent per source and `id`: sending a
+         *     conversation again replaces the earlier one (its issues are found again when its content changed) and
+         *     never makes a second one. The batch is all or nothing: when one conversation is invalid, none is ingested.
          *
-         *     Ingested conversations are analysed in the background: their issues are found and grouped into clusters,
+         *     Ingested conversations are analysed in the background, all those waiting in one pass: the issues their
+         *     customer raised are found, each joins the cluster of issues about the same problem or starts a new one,
          *     and `processedAt` is set. The caller needs the organization's `ingestConversations` right (organization
-         *     role `create` or higher). Answers 204 with no body.
+         *     role `edit` or higher). Answers 204 with no body.
          */
         post: operations["ingestConversation"];
         delete?: never;
@@ -305,10 +318,32 @@ export interface paths {
         /**
          * List the issue clusters of conversations
          * @description Answers the clusters into which the issues found in the organization's support conversations are
-         *     grouped, with their figures, sorted by `orderBy` in the `order` given. Every member of the organization
-         *     may list them. 404 when the organization is unknown to the caller.
+         *     grouped, with their figures, sorted by `orderBy` in the `order` given (ties by id). Every member of the
+         *     organization may list them (guests: 403). 404 when the organization is unknown to the caller.
          */
         get: operations["listConversationsIssuesClusters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/conversations-clusters/{clusterId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an issue cluster of conversations
+         * @description Answers one cluster of the issues found in the organization's support conversations, with its figures.
+         *     Every member of the organization may read it (guests: 403). 404 when the organization has no cluster
+         *     with this id.
+         */
+        get: operations["getConversationsIssuesCluster"];
         put?: never;
         post?: never;
         delete?: never;
@@ -328,7 +363,7 @@ export interface paths {
          * List conversation issues
          * @description Answers the issues found in the organization's support conversations, newest first, each with the
          *     conversation it was found in; optionally only those of one cluster or of one conversation. Every member
-         *     of the organization may list them.
+         *     of the organization may list them (guests: 403).
          */
         get: operations["listConversationsIssues"];
         put?: never;
@@ -348,7 +383,7 @@ export interface paths {
         };
         /**
          * Get a conversation issue
-         * @description Answers one issue found in the organization's support conversations, with the conversation it was found in. Every member of the organization may read it. 404 when the organization has no issue with this id.
+         * @description Answers one issue found in the organization's support conversations, with the conversation it was found in. Every member of the organization may read it (guests get 403). 404 when the organization has no issue with this id.
          */
         get: operations["getConversationIssueById"];
         put?: never;
@@ -368,7 +403,7 @@ export interface paths {
         };
         /**
          * Get a conversation
-         * @description Answers one support conversation of the organization with its parts and metadata. Every member of the organization may read it. 404 when the organization has no conversation with this id.
+         * @description Answers one support conversation of the organization with its parts and metadata. Every member of the organization may read it (guests get 403). 404 when the organization has no conversation with this id.
          */
         get: operations["getConversationById"];
         put?: never;
@@ -1512,17 +1547,19 @@ export interface paths {
         /**
          * List glossary entries
          * @description Answers the entries of the organization's translation glossary, oldest first. Every member of the
-         *     organization may list them.
+         *     organization, guests included, may list them.
          */
         get: operations["listGlossaryEntries"];
         /**
          * Change glossary entries
          * @description Applies a batch of 1 to 1000 operations to the organization's glossary, in order: `insert` adds an
          *     entry, `update` replaces the translations of an entry, `delete` removes one (deleting an absent entry is
-         *     not an error). The batch is all or nothing: when an operation is invalid, or an `update` names an entry
-         *     the glossary does not have, the answer is 400 and nothing is changed.
+         *     not an error). Language codes must be BCP 47 language tags; they are stored in their canonical form
+         *     (`pt-br` becomes `pt-BR`), and two codes of one entry that are the same tag are refused. The batch is all
+         *     or nothing: when an operation is invalid, or an `update` names an entry the glossary does not have, the
+         *     answer is 400 naming the operation (`body.operations[<index>]`) and nothing is changed.
          *
-         *     The caller needs an organization role of `create` or higher. Answers 204 with no body.
+         *     The caller needs an organization role that may edit content (`edit` or higher). Answers 204 with no body.
          */
         put: operations["updateGlossaryEntries"];
         post?: never;
@@ -1638,7 +1675,7 @@ export interface paths {
         head?: never;
         /**
          * Update a change request
-         * @description Changes the subject, description or status of a change request; fields left out keep their value, and
+         * @description Changes the subject, description, status or linked issues cluster of a change request; fields left out keep their value, and
          *     the body must hold at least one field. `status` moves it between `draft`, `open` and `archived`, in
          *     any direction; `merged` cannot be set here (merge the change request instead). A merged change request
          *     can no longer be changed (409). Needs the `edit` permission of the space.
@@ -3023,7 +3060,7 @@ export interface components {
             description?: string;
             /** @description URL of the icon of the block. */
             icon?: string;
-            /** @description URL patterns whose links pasted in the editor are turned into this block. */
+            /** @description URL patterns whose links pasted in the editor are turned into this block (their host names are what the `blockDomain` filter of the integration list matches). */
             urlUnfurl?: string[];
             /** @description How the block is written in markdown, as a fenced code block. */
             markdown?: {
@@ -3054,7 +3091,7 @@ export interface components {
          *     described field by field, or a UI component of the integration that renders its own form.
          */
         IntegrationConfigurationSchema: {
-            /** @description The fields of the form, by name. */
+            /** @description The fields of the form, by name (at most 100). */
             properties: {
                 [key: string]: {
                     /**
@@ -3329,7 +3366,7 @@ export interface components {
             description: string;
             /** @description Longer presentation of the integration, in markdown. */
             summary?: string;
-            /** @description URLs of the preview images of the integration. */
+            /** @description URLs of the preview images of the integration (under `urls.assets`). */
             previewImages: string[];
             target: components["schemas"]["IntegrationTarget"];
             /** @description Whether the integration has been checked and vouched for by the operators of this Quire. */
@@ -3369,7 +3406,7 @@ export interface components {
                 location: string;
                 /**
                  * Format: uri
-                 * @description URL of the icon of the integration; absent when it has none.
+                 * @description URL of the icon of the integration (under `assets`); absent when it has none.
                  */
                 icon?: string;
                 /**
@@ -3379,12 +3416,14 @@ export interface components {
                 app: string;
                 /**
                  * Format: uri
-                 * @description Base URL of the static assets published with the integration.
+                 * @description Base URL of the files of the published version: `script.js`, the icon (`icon`) and the preview
+                 *     images (`preview-1` to `preview-3`). The address holds a key of its own, so the files of a `private`
+                 *     integration reach only those who were given the URL.
                  */
                 assets: string;
                 /**
                  * Format: uri
-                 * @description Base URL at which the integration's script answers HTTP requests from outside.
+                 * @description Base URL reserved for the HTTP requests that the integration's script answers from outside; this installation keeps and serves integrations but does not run their scripts.
                  */
                 publicEndpoint: string;
             };
@@ -3413,7 +3452,7 @@ export interface components {
              * @enum {string}
              */
             runtime: "v1" | "v2";
-            /** @description The icon of the integration, as a base64-encoded image. */
+            /** @description The icon of the integration, as a base64-encoded PNG, JPEG, GIF, WebP or SVG image of at most 2 MB. */
             icon?: string;
             /** @description Name of the integration shown to people. */
             title: string;
@@ -3421,7 +3460,7 @@ export interface components {
             description: string;
             /** @description Longer presentation of the integration, in markdown. */
             summary?: string;
-            /** @description Preview images of the integration, each a base64-encoded image. */
+            /** @description Preview images of the integration, each a base64-encoded PNG, JPEG, GIF, WebP or SVG image of at most 2 MB. */
             previewImages?: string[];
             /** @description Who can find and install the integration; when omitted, a new integration is `private` and an existing one keeps its visibility. */
             visibility?: components["schemas"]["IntegrationVisibility"];
@@ -3431,9 +3470,9 @@ export interface components {
             scopes: components["schemas"]["IntegrationScope"][];
             /** @description The categories under which the integration is listed. */
             categories?: components["schemas"]["IntegrationCategory"][];
-            /** @description The content blocks the integration provides. */
+            /** @description The content blocks the integration provides (at most 100, each `id` once). */
             blocks?: components["schemas"]["IntegrationBlock"][];
-            /** @description The computed-content sources the integration provides. */
+            /** @description The computed-content sources the integration provides (at most 100, each `id` once). */
             contentSources?: components["schemas"]["IntegrationContentSource"][];
             /** @description Links to outside pages about the integration (home page, documentation, support). */
             externalLinks?: {
@@ -3453,9 +3492,9 @@ export interface components {
             };
             /** @description The bundled JavaScript code of the integration, at most 5 MB. */
             script: string;
-            /** @description Id or subdomain of the organization that owns the integration; the caller must be one of its admins. */
+            /** @description Id of the organization that owns the integration (or its subdomain, for organizations that have one); the caller must be one of its admins. */
             organization: string;
-            /** @description Secret values given to the script at run time (for example API keys of outside services), by name. They are never returned. */
+            /** @description Secret values given to the script at run time (for example API keys of outside services), by name. They are sealed at rest and never returned. */
             secrets?: {
                 [key: string]: string;
             };
@@ -3687,12 +3726,12 @@ export interface components {
             items: components["schemas"]["Collection"][];
         };
         /**
-         * @description Where a conversation came from: `email` for conversations received by e-mail,
-         *     `integration:<integration>:<installation>` for conversations ingested by an integration installation, and
-         *     `api` (a Quire addition to the public API's values) for conversations ingested through this API with a
-         *     user's token.
+         * @description Where a conversation came from: `email` for conversations received by e-mail, or
+         *     `integration:<integration>:<installation>` for conversations ingested by an integration installation.
+         *     Conversations ingested through this API with a user's token take the source named by the `source` query
+         *     parameter of the ingestion, `integration:api:default` when it names none.
          */
-        ConversationSource: "email" | "api" | string;
+        ConversationSource: "email" | string;
         /** @description A support conversation ingested into the organization. */
         Conversation: {
             /**
@@ -3803,9 +3842,13 @@ export interface components {
             readonly icon: string;
             /** @description What the issues of the cluster are about, in a few sentences. */
             readonly summary: string;
-            /** @description Number of conversations with an issue of the cluster in each of the past 13 weeks (about three months), oldest week first. */
+            /**
+             * @description Number of issues of the cluster in each of the 13 weeks that end with the current one (about three
+             *     months), oldest week first. Weeks start on Monday, 00:00 UTC; an issue counts in the week its
+             *     conversation started (`metadata.createdAt`, or when it was first ingested).
+             */
             readonly weeklyPulse: number[];
-            /** @description Number of conversations with an issue of the cluster, by conversation source (see ConversationSource). */
+            /** @description Number of issues of the cluster, by the source of the conversation they were found in (see ConversationSource). */
             readonly sources: {
                 [key: string]: number;
             };
@@ -3815,15 +3858,15 @@ export interface components {
                 issues: number;
                 /** @description Number of distinct conversations the issues come from. */
                 conversations: number;
-                /** @description Number of tasks opened to address the cluster. */
+                /** @description Number of tasks opened to address the cluster - the change requests linked to it (their `conversationsIssuesCluster`) in the organization's spaces that are not deleted. */
                 tasksTotal: number;
-                /** @description Tasks not started yet. */
+                /** @description Tasks not started yet - linked change requests still `draft`. */
                 tasksBacklog: number;
-                /** @description Tasks in progress. */
+                /** @description Tasks in progress - linked change requests `open` for review. */
                 tasksStarted: number;
-                /** @description Tasks done. */
+                /** @description Tasks done - linked change requests `merged`. */
                 tasksCompleted: number;
-                /** @description Tasks dropped. */
+                /** @description Tasks dropped - linked change requests `archived`. */
                 tasksCancelled: number;
             };
             /** @description Links to the cluster. */
@@ -4941,7 +4984,11 @@ export interface components {
             count?: number;
             items: components["schemas"]["TeamMembership"][];
         };
-        /** @description The forms of one term, by language code (for example `en`, `fr`, `pt-br`). Each form is one line of 1 to 255 characters. */
+        /**
+         * @description The forms of one term, by language code: a BCP 47 language tag (for example `en`, `fr`, `pt-BR`,
+         *     `zh-Hant`), answered in its canonical form. Each form is one line of 1 to 255 characters. At most 100
+         *     languages.
+         */
         GlossaryTranslations: {
             [key: string]: string;
         };
@@ -6115,6 +6162,8 @@ export interface components {
         integrationName: string;
         /** @description Id of the organization. */
         organizationId: string;
+        /** @description Id of the conversation issues cluster. */
+        clusterId: string;
         /** @description Id of the conversation issue. */
         issueId: string;
         /** @description Id of the conversation. */
@@ -6491,6 +6540,32 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    unpublishIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Unique name of the integration. */
+                integrationName: components["parameters"]["integrationName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration is gone (or never existed). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     listOrganizationsForAuthenticatedUser: {
         parameters: {
             query?: {
@@ -6696,6 +6771,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
@@ -6703,7 +6779,14 @@ export interface operations {
     };
     ingestConversation: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The system the conversations come from (a Quire addition: the public API takes it from the
+                 *     integration installation's token). Ids are unique within a source, so two systems never overwrite
+                 *     each other's conversations. Default `integration:api:default`.
+                 */
+                source?: components["schemas"]["ConversationSource"];
+            };
             header?: never;
             path: {
                 /** @description Id of the organization. */
@@ -6745,7 +6828,11 @@ export interface operations {
                 order?: "asc" | "desc";
                 /** @description What the clusters are sorted by - the time of their last update, or one of their counters (`stats`). */
                 orderBy?: "updatedAt" | "issues" | "conversations" | "tasksTotal" | "tasksBacklog" | "tasksStarted";
-                /** @description Only the clusters in this analysis state - `pending` (waiting to be analysed) or `analysing` (being analysed). Without it, clusters in every state are answered. */
+                /**
+                 * @description Only the clusters in this analysis state: `pending` (issues joined it since its label, summary and
+                 *     icon were last drawn from its issues) or `analysing` (they are being drawn again now). Without it,
+                 *     clusters in every state are answered.
+                 */
                 status?: "pending" | "analysing";
             };
             header?: never;
@@ -6768,6 +6855,38 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getConversationsIssuesCluster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the conversation issues cluster. */
+                clusterId: components["parameters"]["clusterId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cluster. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationsIssuesCluster"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
@@ -6805,6 +6924,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
@@ -6835,6 +6955,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
@@ -6865,6 +6986,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
@@ -9599,6 +9721,8 @@ export interface operations {
                     subject?: string;
                     /** @description Longer explanation of the change request, as a rich document. */
                     description?: components["schemas"]["JSONDocument"];
+                    /** @description Id of the conversation issues cluster of the organization that the change request addresses (400 when the organization has no such cluster); the change request then counts among the cluster's tasks. */
+                    conversationsIssuesCluster?: string;
                 };
             };
         };
@@ -9676,6 +9800,8 @@ export interface operations {
                      * @enum {string}
                      */
                     status?: "draft" | "open" | "archived";
+                    /** @description Id of the conversation issues cluster of the organization that the change request addresses (400 when the organization has no such cluster), or null to unlink it. */
+                    conversationsIssuesCluster?: string | null;
                 };
             };
         };

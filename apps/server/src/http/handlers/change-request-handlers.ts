@@ -1,16 +1,15 @@
+import { updateChangeRequestContent } from '../../services/change-request-content.js';
+import { mergeChangeRequest, updateChangeRequest } from '../../services/change-request-merge.js';
+import { getChangeRequestPDF } from '../../services/change-request-pdf.js';
 import {
-  changeRequestPdf,
   createChangeRequest,
-  getChangeRequest,
-  listChangeRequestsOfOrganization,
-  listChangeRequestsOfSpace,
-  mergeChangeRequest,
-  updateChangeRequestContent,
-  updateChangeRequestDetails,
-  updateChangeRequestFromMain,
+  getChangeRequestById,
+  listChangeRequestsForOrganization,
+  listChangeRequestsForSpace,
+  updateChangeRequestById,
   type ChangeRequestPage,
 } from '../../services/change-request-service.js';
-import { listAnswer } from '../pagination.js';
+import { listAnswer } from '../../pagination.js';
 import { presentChangeRequest, presentInsertedFile } from '../presenters/change-request-presenter.js';
 import type { PresentContext } from '../presenters/context.js';
 import type { Handlers } from '../registry.js';
@@ -25,12 +24,12 @@ export function changeRequestHandlers({ services, present }: HandlerDeps): Handl
   return {
     listChangeRequestsForSpace: async ({ caller, params, query }) => ({
       status: 200,
-      body: listOf(present, await listChangeRequestsOfSpace(services, caller, params.spaceId, query)),
+      body: listOf(present, await listChangeRequestsForSpace(services, caller, params.spaceId, query)),
     }),
 
     listChangeRequestsForOrganization: async ({ caller, params, query }) => ({
       status: 200,
-      body: listOf(present, await listChangeRequestsOfOrganization(services, caller, params.organizationId, query)),
+      body: listOf(present, await listChangeRequestsForOrganization(services, caller, params.organizationId, query)),
     }),
 
     createChangeRequest: async ({ caller, params, body }) => ({
@@ -40,12 +39,12 @@ export function changeRequestHandlers({ services, present }: HandlerDeps): Handl
 
     getChangeRequestById: async ({ caller, params }) => ({
       status: 200,
-      body: presentChangeRequest(present, await getChangeRequest(services, caller, params.spaceId, params.changeRequestId)),
+      body: presentChangeRequest(present, await getChangeRequestById(services, caller, params.spaceId, params.changeRequestId)),
     }),
 
     updateChangeRequestById: async ({ caller, params, body }) => ({
       status: 200,
-      body: presentChangeRequest(present, await updateChangeRequestDetails(services, caller, params.spaceId, params.changeRequestId, body)),
+      body: presentChangeRequest(present, await updateChangeRequestById(services, caller, params.spaceId, params.changeRequestId, body)),
     }),
 
     updateChangeRequestContent: async ({ caller, params, body }) => {
@@ -67,12 +66,12 @@ export function changeRequestHandlers({ services, present }: HandlerDeps): Handl
 
     updateChangeRequest: async ({ caller, params }) => ({
       status: 200,
-      body: await updateChangeRequestFromMain(services, caller, params.spaceId, params.changeRequestId),
+      body: await updateChangeRequest(services, caller, params.spaceId, params.changeRequestId),
     }),
 
     getChangeRequestPDF: async ({ caller, params, query }) => ({
       status: 200,
-      body: await changeRequestPdf(services, caller, params.spaceId, params.changeRequestId, query),
+      body: await getChangeRequestPDF(services, caller, params.spaceId, params.changeRequestId, query),
     }),
   };
 }

@@ -1,14 +1,14 @@
 import {
   createCollection,
-  deleteCollectionTree,
-  getCollection,
-  listCollections,
-  listSpacesOfCollection,
-  moveCollectionTo,
-  transferCollectionTo,
-  updateCollectionSettings,
+  deleteCollectionById,
+  getCollectionById,
+  listCollectionsInOrganizationById,
+  listSpacesInCollectionById,
+  moveCollection,
+  transferCollection,
+  updateCollectionById,
 } from '../../services/collection-service.js';
-import { listAnswer } from '../pagination.js';
+import { listAnswer } from '../../pagination.js';
 import { presentCollection } from '../presenters/collection-presenter.js';
 import { presentSpace } from '../presenters/space-presenter.js';
 import type { Handlers } from '../registry.js';
@@ -18,7 +18,7 @@ import type { HandlerDeps } from './deps.js';
 export function collectionHandlers({ services, present }: HandlerDeps): Handlers {
   return {
     listCollectionsInOrganizationById: async ({ caller, params, query }) => {
-      const page = await listCollections(services, caller, params.organizationId, query);
+      const page = await listCollectionsInOrganizationById(services, caller, params.organizationId, query);
       return { status: 200, body: listAnswer(page, (row) => presentCollection(present, row)) };
     },
 
@@ -29,32 +29,32 @@ export function collectionHandlers({ services, present }: HandlerDeps): Handlers
 
     getCollectionById: async ({ caller, params }) => ({
       status: 200,
-      body: presentCollection(present, await getCollection(services, caller, params.collectionId)),
+      body: presentCollection(present, await getCollectionById(services, caller, params.collectionId)),
     }),
 
     updateCollectionById: async ({ caller, params, body }) => ({
       status: 200,
-      body: presentCollection(present, await updateCollectionSettings(services, caller, params.collectionId, body)),
+      body: presentCollection(present, await updateCollectionById(services, caller, params.collectionId, body)),
     }),
 
     deleteCollectionById: async ({ caller, params }) => {
-      await deleteCollectionTree(services, caller, params.collectionId);
+      await deleteCollectionById(services, caller, params.collectionId);
       return { status: 204 };
     },
 
     listSpacesInCollectionById: async ({ caller, params, query }) => {
-      const page = await listSpacesOfCollection(services, caller, params.collectionId, query);
+      const page = await listSpacesInCollectionById(services, caller, params.collectionId, query);
       return { status: 200, body: listAnswer(page, (row) => presentSpace(present, row)) };
     },
 
     moveCollection: async ({ caller, params, body }) => ({
       status: 200,
-      body: presentCollection(present, await moveCollectionTo(services, caller, params.collectionId, body)),
+      body: presentCollection(present, await moveCollection(services, caller, params.collectionId, body)),
     }),
 
     transferCollection: async ({ caller, params, body }) => ({
       status: 200,
-      body: presentCollection(present, await transferCollectionTo(services, caller, params.collectionId, body)),
+      body: presentCollection(present, await transferCollection(services, caller, params.collectionId, body)),
     }),
   };
 }

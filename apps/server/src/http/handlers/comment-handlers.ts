@@ -11,7 +11,7 @@ import {
   updateCommentInSpace,
   updateCommentReplyInSpace,
 } from '../../services/comment-service.js';
-import { listAnswer } from '../pagination.js';
+import { listAnswer } from '../../pagination.js';
 import { presentComment, presentCommentReply } from '../presenters/comment-presenter.js';
 import { presentMember } from '../presenters/member-presenter.js';
 import type { Handlers } from '../registry.js';

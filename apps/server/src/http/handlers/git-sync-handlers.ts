@@ -1,4 +1,4 @@
-import { getGitSyncInfo, queueGitExport, queueGitImport, removeLegacyGitInstallation } from '../../services/git-sync-service.js';
+import { getSpaceGitInfo, exportToGitRepository, importGitRepository, deleteLegacyGitInstallation } from '../../services/git-sync-service.js';
 import { presentGitSyncState } from '../presenters/git-sync-presenter.js';
 import type { Handlers } from '../registry.js';
 import type { HandlerDeps } from './deps.js';
@@ -7,22 +7,22 @@ import type { HandlerDeps } from './deps.js';
 export function gitSyncHandlers({ services }: HandlerDeps): Handlers {
   return {
     importGitRepository: async ({ caller, params, body }) => {
-      await queueGitImport(services, caller, params.spaceId, body);
+      await importGitRepository(services, caller, params.spaceId, body);
       return { status: 204 };
     },
 
     exportToGitRepository: async ({ caller, params, body }) => {
-      await queueGitExport(services, caller, params.spaceId, body);
+      await exportToGitRepository(services, caller, params.spaceId, body);
       return { status: 204 };
     },
 
     getSpaceGitInfo: async ({ caller, params }) => {
-      const { state, operation } = await getGitSyncInfo(services, caller, params.spaceId);
+      const { state, operation } = await getSpaceGitInfo(services, caller, params.spaceId);
       return { status: 200, body: presentGitSyncState(state, operation) };
     },
 
     deleteLegacyGitInstallation: async ({ caller, params }) => {
-      await removeLegacyGitInstallation(services, caller, params.spaceId);
+      await deleteLegacyGitInstallation(services, caller, params.spaceId);
       return { status: 204 };
     },
   };

@@ -10,6 +10,9 @@ import { teamHandlers } from './team-handlers.js';
 import { changeRequestHandlers } from './change-request-handlers.js';
 import { gitSyncHandlers } from './git-sync-handlers.js';
 import { commentHandlers } from './comment-handlers.js';
+import { conversationHandlers } from './conversation-handlers.js';
+import { glossaryHandlers } from './glossary-handlers.js';
+import { integrationHandlers } from './integration-handlers.js';
 
 export type { HandlerDeps } from './deps.js';
 
@@ -26,5 +29,8 @@ export function allHandlers(deps: HandlerDeps): Handlers {
     changeRequestHandlers(deps),
     gitSyncHandlers(deps),
     commentHandlers(deps),
+    conversationHandlers(deps),
+    glossaryHandlers(deps),
+    integrationHandlers(deps),
   );
 }

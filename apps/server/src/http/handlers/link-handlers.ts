@@ -1,5 +1,13 @@
-import { listBacklinks, listContentLinks, listPageLinks } from '../../services/link-service.js';
-import { changeRequestContentScope, mainContentScope } from '../../services/space-content-service.js';
+import {
+  listChangeRequestFileBacklinks,
+  listChangeRequestLinks,
+  listChangeRequestPageBacklinks,
+  listPageLinksInChangeRequest,
+  listPageLinksInSpace,
+  listSpaceFileBacklinks,
+  listSpaceLinks,
+  listSpacePageBacklinks,
+} from '../../services/link-service.js';
 import { presentBacklinkList, presentContentLinkList } from '../presenters/content-link-presenter.js';
 import type { Handlers } from '../registry.js';
 import type { HandlerDeps } from './deps.js';
@@ -12,54 +20,42 @@ export function linkHandlers({ services, present }: HandlerDeps): Handlers {
   return {
     listSpaceLinks: async ({ caller, params, query }) => ({
       status: 200,
-      body: presentContentLinkList(await listContentLinks(services, await mainContentScope(services, caller, params.spaceId), query, options)),
+      body: presentContentLinkList(await listSpaceLinks(services, caller, params.spaceId, query, options)),
     }),
 
     listChangeRequestLinks: async ({ caller, params, query }) => ({
       status: 200,
-      body: presentContentLinkList(await listContentLinks(
-        services, await changeRequestContentScope(services, caller, params.spaceId, params.changeRequestId), query, options,
-      )),
+      body: presentContentLinkList(await listChangeRequestLinks(services, caller, params.spaceId, params.changeRequestId, query, options)),
     }),
 
     listPageLinksInSpace: async ({ caller, params, query }) => ({
       status: 200,
-      body: presentContentLinkList(await listPageLinks(services, await mainContentScope(services, caller, params.spaceId), params.pageId, query, options)),
+      body: presentContentLinkList(await listPageLinksInSpace(services, caller, params.spaceId, params.pageId, query, options)),
     }),
 
     listPageLinksInChangeRequest: async ({ caller, params, query }) => ({
       status: 200,
-      body: presentContentLinkList(await listPageLinks(
-        services, await changeRequestContentScope(services, caller, params.spaceId, params.changeRequestId), params.pageId, query, options,
-      )),
+      body: presentContentLinkList(await listPageLinksInChangeRequest(services, caller, params.spaceId, params.changeRequestId, params.pageId, query, options)),
     }),
 
     listSpacePageBacklinks: async ({ caller, params, query }) => ({
       status: 200,
-      body: presentBacklinkList(await listBacklinks(
-        services, await mainContentScope(services, caller, params.spaceId), { kind: 'page', id: params.pageId }, query, options,
-      )),
+      body: presentBacklinkList(await listSpacePageBacklinks(services, caller, params.spaceId, params.pageId, query, options)),
     }),
 
     listSpaceFileBacklinks: async ({ caller, params, query }) => ({
       status: 200,
-      body: presentBacklinkList(await listBacklinks(
-        services, await mainContentScope(services, caller, params.spaceId), { kind: 'file', id: params.fileId }, query, options,
-      )),
+      body: presentBacklinkList(await listSpaceFileBacklinks(services, caller, params.spaceId, params.fileId, query, options)),
     }),
 
     listChangeRequestPageBacklinks: async ({ caller, params, query }) => ({
       status: 200,
-      body: presentBacklinkList(await listBacklinks(
-        services, await changeRequestContentScope(services, caller, params.spaceId, params.changeRequestId), { kind: 'page', id: params.pageId }, query, options,
-      )),
+      body: presentBacklinkList(await listChangeRequestPageBacklinks(services, caller, params.spaceId, params.changeRequestId, params.pageId, query, options)),
     }),
 
     listChangeRequestFileBacklinks: async ({ caller, params, query }) => ({
       status: 200,
-      body: presentBacklinkList(await listBacklinks(
-        services, await changeRequestContentScope(services, caller, params.spaceId, params.changeRequestId), { kind: 'file', id: params.fileId }, query, options,
-      )),
+      body: presentBacklinkList(await listChangeRequestFileBacklinks(services, caller, params.spaceId, params.changeRequestId, params.fileId, query, options)),
     }),
   };
 }

@@ -1,13 +1,13 @@
 import {
-  getMemberInOrganization,
-  listMembersInOrganization,
-  listSpacesOfMember,
-  pingOrganization,
-  removeMemberFromOrganization,
-  setMemberAsSsoMember,
-  updateMemberInOrganization,
+  getMemberInOrganizationById,
+  listMembersInOrganizationById,
+  listSpacesForOrganizationMember,
+  updateOrganizationMemberLastSeenAt,
+  removeMemberFromOrganizationById,
+  setUserAsSSOMemberForOrganization,
+  updateMemberInOrganizationById,
 } from '../../services/member-service.js';
-import { listAnswer } from '../pagination.js';
+import { listAnswer } from '../../pagination.js';
 import { presentMember, presentMemberSpace } from '../presenters/member-presenter.js';
 import type { Handlers } from '../registry.js';
 import type { HandlerDeps } from './deps.js';
@@ -16,38 +16,38 @@ import type { HandlerDeps } from './deps.js';
 export function memberHandlers({ services, present }: HandlerDeps): Handlers {
   return {
     listMembersInOrganizationById: async ({ caller, params, query }) => {
-      const { viewer, page } = await listMembersInOrganization(services, caller, params.organizationId, query);
+      const { viewer, page } = await listMembersInOrganizationById(services, caller, params.organizationId, query);
       return { status: 200, body: listAnswer(page, (row) => presentMember(present, viewer, row)) };
     },
 
     getMemberInOrganizationById: async ({ caller, params }) => {
-      const { viewer, member } = await getMemberInOrganization(services, caller, params.organizationId, params.userId);
+      const { viewer, member } = await getMemberInOrganizationById(services, caller, params.organizationId, params.userId);
       return { status: 200, body: presentMember(present, viewer, member) };
     },
 
     updateMemberInOrganizationById: async ({ caller, params, body }) => {
-      const { viewer, member } = await updateMemberInOrganization(services, caller, params.organizationId, params.userId, body.role);
+      const { viewer, member } = await updateMemberInOrganizationById(services, caller, params.organizationId, params.userId, body.role);
       return { status: 200, body: presentMember(present, viewer, member) };
     },
 
     removeMemberFromOrganizationById: async ({ caller, params }) => {
-      await removeMemberFromOrganization(services, caller, params.organizationId, params.userId);
+      await removeMemberFromOrganizationById(services, caller, params.organizationId, params.userId);
       return { status: 204 };
     },
 
     setUserAsSSOMemberForOrganization: async ({ caller, params }) => {
-      const { viewer, member } = await setMemberAsSsoMember(services, caller, params.organizationId, params.userId);
+      const { viewer, member } = await setUserAsSSOMemberForOrganization(services, caller, params.organizationId, params.userId);
       return { status: 200, body: presentMember(present, viewer, member) };
     },
 
     listSpacesForOrganizationMember: async ({ caller, params, query }) => {
-      const page = await listSpacesOfMember(services, caller, params.organizationId, params.userId, query);
+      const page = await listSpacesForOrganizationMember(services, caller, params.organizationId, params.userId, query);
       return { status: 200, body: listAnswer(page, (row) => presentMemberSpace(present, row)) };
     },
 
     updateOrganizationMemberLastSeenAt: async ({ caller, params }) => ({
       status: 200,
-      body: await pingOrganization(services, caller, params.organizationId),
+      body: await updateOrganizationMemberLastSeenAt(services, caller, params.organizationId),
     }),
   };
 }

@@ -1,5 +1,5 @@
-import { getOrganizationForCaller, listOrganizationsForCaller } from '../../services/organization-service.js';
-import { listAnswer } from '../pagination.js';
+import { getOrganizationById, listOrganizationsForAuthenticatedUser } from '../../services/organization-service.js';
+import { listAnswer } from '../../pagination.js';
 import { presentOrganization } from '../presenters/organization-presenter.js';
 import { presentUser } from '../presenters/user-presenter.js';
 import type { Handlers } from '../registry.js';
@@ -14,12 +14,12 @@ export function organizationHandlers({ services, present }: HandlerDeps): Handle
     }),
 
     listOrganizationsForAuthenticatedUser: async ({ caller, query }) => {
-      const page = await listOrganizationsForCaller(services, caller, query);
+      const page = await listOrganizationsForAuthenticatedUser(services, caller, query);
       return { status: 200, body: listAnswer(page, (row) => presentOrganization(present, row)) };
     },
 
     getOrganizationById: async ({ caller, params }) => {
-      const found = await getOrganizationForCaller(services, caller, params.organizationId);
+      const found = await getOrganizationById(services, caller, params.organizationId);
       return { status: 200, body: presentOrganization(present, found) };
     },
   };

@@ -1,15 +1,15 @@
 import {
   createSpace,
-  deleteSpace,
-  duplicateSpaceById,
-  getSpace,
-  listSpacesOfOrganization,
-  moveSpaceTo,
-  restoreDeletedSpace,
-  transferSpaceTo,
-  updateSpaceSettings,
+  deleteSpaceById,
+  duplicateSpace,
+  getSpaceById,
+  listSpacesInOrganizationById,
+  moveSpace,
+  restoreSpace,
+  transferSpace,
+  updateSpaceById,
 } from '../../services/space-service.js';
-import { listAnswer } from '../pagination.js';
+import { listAnswer } from '../../pagination.js';
 import { presentSpace } from '../presenters/space-presenter.js';
 import type { Handlers } from '../registry.js';
 import type { HandlerDeps } from './deps.js';
@@ -18,7 +18,7 @@ import type { HandlerDeps } from './deps.js';
 export function spaceHandlers({ services, present }: HandlerDeps): Handlers {
   return {
     listSpacesInOrganizationById: async ({ caller, params, query }) => {
-      const page = await listSpacesOfOrganization(services, caller, params.organizationId, query);
+      const page = await listSpacesInOrganizationById(services, caller, params.organizationId, query);
       return { status: 200, body: listAnswer(page, (row) => presentSpace(present, row)) };
     },
 
@@ -31,37 +31,37 @@ export function spaceHandlers({ services, present }: HandlerDeps): Handlers {
     // answer is the same with or without it.
     getSpaceById: async ({ caller, params }) => ({
       status: 200,
-      body: presentSpace(present, await getSpace(services, caller, params.spaceId)),
+      body: presentSpace(present, await getSpaceById(services, caller, params.spaceId)),
     }),
 
     updateSpaceById: async ({ caller, params, body }) => ({
       status: 200,
-      body: presentSpace(present, await updateSpaceSettings(services, caller, params.spaceId, body)),
+      body: presentSpace(present, await updateSpaceById(services, caller, params.spaceId, body)),
     }),
 
     deleteSpaceById: async ({ caller, params }) => {
-      await deleteSpace(services, caller, params.spaceId);
+      await deleteSpaceById(services, caller, params.spaceId);
       return { status: 204 };
     },
 
     restoreSpace: async ({ caller, params }) => ({
       status: 200,
-      body: presentSpace(present, await restoreDeletedSpace(services, caller, params.spaceId)),
+      body: presentSpace(present, await restoreSpace(services, caller, params.spaceId)),
     }),
 
     duplicateSpace: async ({ caller, params }) => ({
       status: 201,
-      body: presentSpace(present, await duplicateSpaceById(services, caller, params.spaceId)),
+      body: presentSpace(present, await duplicateSpace(services, caller, params.spaceId)),
     }),
 
     moveSpace: async ({ caller, params, body }) => ({
       status: 200,
-      body: presentSpace(present, await moveSpaceTo(services, caller, params.spaceId, body)),
+      body: presentSpace(present, await moveSpace(services, caller, params.spaceId, body)),
     }),
 
     transferSpace: async ({ caller, params, body }) => ({
       status: 200,
-      body: presentSpace(present, await transferSpaceTo(services, caller, params.spaceId, body)),
+      body: presentSpace(present, await transferSpace(services, caller, params.spaceId, body)),
     }),
   };
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { TooManyRequestsError } from '../errors.js';
+import { TooManyRequestsError } from '../../errors.js';
 import { bearerTokenHash } from '../request-state.js';
 
 export interface RateLimitOptions {

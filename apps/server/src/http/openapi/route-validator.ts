@@ -1,87 +1,50 @@
-import { createRequire } from 'node:module';
 import type { IncomingMessage } from 'node:http';
+import { BadRequestError } from '../../errors.js';
 import type { ApiRequest } from '../request-state.js';
 import type { ResponseCheck } from '../respond.js';
 import { pruneSpec } from './prune.js';
 import { basePath, HTTP_METHODS, toExpressPath, type HttpMethod, type OpenApiDocument, type OpenApiOperation } from './spec.js';
+import {
+  contentTypeOf,
+  OpenApiValidator,
+  RequestValidator,
+  requestValidatorKey,
+  ResponseValidator,
+  SchemaPreprocessor,
+  setRequestOperation,
+  type EovOptions,
+  type EovRequestValidator,
+  type EovResponseValidator,
+} from './validator-internals.js';
 
 /*
- * express-openapi-validator (pinned at 5.6.2) is used through its validator classes rather than its
- * `middleware()` facade, for two measured reasons:
- * - the facade finds the route of every request by looping over every path of the spec and compiling a
- *   path-to-regexp each time (cost grows with the spec), while here Express has already matched the route
- *   with its precompiled regex and we hand the validator the operation directly;
- * - the facade compiles ajv validators on the first request of each route (seconds with a large spec),
- *   while here `warm()` builds every validator at start-up, before the server listens.
- * The classes are the same ones the facade wires together, so validation behaviour is unchanged.
+ * Request and response validation by express-openapi-validator's validator classes (through
+ * validator-internals.ts), one set per spec path: the router has already found the operation, which is handed
+ * to the validator directly, and `warmRequests()` compiles every request validator before the server listens.
+ * The classes are the ones the library's `middleware()` wires together, so validation behaves the same.
  */
-const require = createRequire(import.meta.url);
 
-interface EovRequestValidator {
-  middlewareCache: Record<string, unknown>;
-  validate(req: ApiRequest, res: unknown, next: () => void): void;
-  buildMiddleware(path: string, schema: OpenApiOperation, contentType: unknown, key: string): unknown;
-}
-interface EovResponseValidator {
-  buildValidators(responses: unknown, cacheKey: string): unknown;
-  _validate(input: { validators: unknown; body: unknown; statusCode: number; path: string; accepts: string[] }): void;
-}
-interface EovRoute {
-  basePath: string;
+interface Route {
   expressRoute: string;
   openApiRoute: string;
-  method: string;
-  pathParams: string[];
+  method: HttpMethod;
 }
-interface EovLoadedSpec {
-  apiDoc: OpenApiDocument;
-  routes: EovRoute[];
-  serial: number;
-}
-interface EovOptions {
-  ajvOpts: { preprocessor: unknown; request: unknown; response: unknown };
-  options: { validateResponses: unknown };
-}
-
-const { OpenApiValidator } = require('express-openapi-validator/dist/openapi.validator.js') as {
-  OpenApiValidator: new (options: Record<string, unknown>) => EovOptions;
-};
-const { SchemaPreprocessor } = require('express-openapi-validator/dist/middlewares/parsers/schema.preprocessor.js') as {
-  SchemaPreprocessor: new (apiDoc: OpenApiDocument, ajvOptions: unknown, responseOptions: unknown) => {
-    resolvedSchemaCache: Map<string, unknown>;
-    preProcess(): { apiDoc: OpenApiDocument; apiDocRes: OpenApiDocument | null };
-  };
-};
-const { RequestValidator, ResponseValidator } = require('express-openapi-validator/dist/middlewares/index.js') as {
-  RequestValidator: new (apiDoc: OpenApiDocument, options: unknown) => EovRequestValidator;
-  ResponseValidator: new (apiDoc: OpenApiDocument, options: unknown, eovOptions: unknown, serial: number) => EovResponseValidator;
-};
-const { ContentType } = require('express-openapi-validator/dist/middlewares/util.js') as {
-  ContentType: { fromString(type: string | undefined): { normalize(): string | undefined } };
-};
 
 /** Response validators check that a request belongs to their spec by this number, as the library does. */
 let nextSerial = 1_000_000;
 
 /**
- * What the library's spec loader would produce for a mini-spec. The loader is not used because it compiles
- * the whole OpenAPI meta-schema into a fresh ajv on every call (tens of milliseconds per path) even with
- * spec validation off, and because our bundled spec needs none of its $ref bundling.
+ * The routes of a mini-spec, as the library's spec loader would list them. The loader is not used because it
+ * compiles the whole OpenAPI meta-schema into a fresh ajv on every call (tens of milliseconds per path) even
+ * with spec validation off, and because our bundled spec needs none of its $ref bundling.
  */
-function describeRoutes(apiDoc: OpenApiDocument): EovLoadedSpec {
+function describeRoutes(apiDoc: OpenApiDocument): { apiDoc: OpenApiDocument; routes: Route[]; serial: number } {
   const base = basePath(apiDoc);
-  const routes: EovRoute[] = [];
+  const routes: Route[] = [];
   for (const [specPath, item] of Object.entries(apiDoc.paths)) {
     for (const method of HTTP_METHODS) {
-      const operation = item[method] as OpenApiOperation | undefined;
-      if (!operation) continue;
-      routes.push({
-        basePath: base,
-        expressRoute: toExpressPath(base, specPath),
-        openApiRoute: `${base}${specPath}`,
-        method: method.toUpperCase(),
-        pathParams: [...specPath.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!),
-      });
+      if (!item[method]) continue;
+      routes.push({ expressRoute: toExpressPath(base, specPath), openApiRoute: `${base}${specPath}`, method });
     }
   }
   return { apiDoc, routes, serial: nextSerial++ };
@@ -158,9 +121,35 @@ interface OperationEntry {
   expressRoute: string;
   openApiRoute: string;
   schema: OpenApiOperation;
+  /** The query parameters the operation has, or null when their names cannot be listed (see below). */
+  queryNames: ReadonlySet<string> | null;
   responseSchema: OpenApiOperation | undefined;
   /** Compiled response validators by status, built once at start-up (null when responses are not checked). */
   responseValidators: unknown;
+}
+
+interface QueryParameter {
+  in?: unknown;
+  name?: unknown;
+  style?: unknown;
+  schema?: { type?: unknown };
+}
+
+/**
+ * The names a query string may hold for this operation (path-level parameters included: the preprocessor
+ * has merged them in). The library refuses other names too, but only says so in words; checking first lets
+ * the error be ours. Object parameters spread their properties into the query string, so an operation with
+ * one (or that allows unknown parameters) is left entirely to the library.
+ */
+function queryParameterNames(schema: OpenApiOperation): ReadonlySet<string> | null {
+  if (schema['x-eov-allow-unknown-query-parameters'] === true) return null;
+  const names = new Set<string>();
+  for (const parameter of (schema.parameters ?? []) as QueryParameter[]) {
+    if (parameter.in !== 'query') continue;
+    if (typeof parameter.name !== 'string' || parameter.style === 'deepObject' || parameter.schema?.type === 'object') return null;
+    names.add(parameter.name);
+  }
+  return names;
 }
 
 /**
@@ -203,17 +192,16 @@ export class PathValidator {
   readonly #serial: number;
   readonly #pathKey: string;
 
-  private constructor(loaded: EovLoadedSpec, eov: EovOptions, options: PathValidatorOptions, prepareResponses: PrepareResponses) {
+  private constructor(loaded: ReturnType<typeof describeRoutes>, eov: EovOptions, options: PathValidatorOptions, prepareResponses: PrepareResponses) {
     this.#serial = loaded.serial;
     this.#onMismatch = options.onMismatch;
     this.#prepareResponses = prepareResponses;
     this.#requestValidator = new RequestValidator(loaded.apiDoc, fastCompile(eov.ajvOpts.request));
     this.#pathKey = Object.keys(loaded.apiDoc.paths)[0]!;
-    for (const route of loaded.routes) {
-      const method = route.method.toLowerCase() as HttpMethod;
+    for (const { method, expressRoute, openApiRoute } of loaded.routes) {
       const schema = loaded.apiDoc.paths[this.#pathKey]![method] as OpenApiOperation;
       this.#operations.set(method, {
-        method, expressRoute: route.expressRoute, openApiRoute: route.openApiRoute, schema, responseSchema: undefined, responseValidators: null,
+        method, expressRoute, openApiRoute, schema, queryNames: queryParameterNames(schema), responseSchema: undefined, responseValidators: null,
       });
     }
   }
@@ -252,21 +240,22 @@ export class PathValidator {
 
   /**
    * Validates parameters and body of one operation, throwing the library's error when they break the
-   * contract; on success `req.query` holds coerced values and defaults.
+   * contract (or ours for a query parameter the operation does not have); on success `req.query` holds
+   * coerced values and defaults.
    */
   requestValidation(method: HttpMethod): (req: ApiRequest) => void {
     const entry = this.#entry(method);
     const validator = this.#requestValidator;
     const serial = this.#serial;
     const hasBody = entry.schema.requestBody !== undefined;
+    const queryNames = entry.queryNames;
     return (req) => {
-      (req as ApiRequest & { openapi: unknown }).openapi = {
-        expressRoute: entry.expressRoute,
-        openApiRoute: entry.openApiRoute,
-        pathParams: req.params,
-        schema: entry.schema,
-        serial,
-      };
+      if (queryNames) {
+        for (const name in req.query) {
+          if (!queryNames.has(name)) throw new BadRequestError(`query.${name} is not a parameter of this operation`);
+        }
+      }
+      setRequestOperation(req, { expressRoute: entry.expressRoute, openApiRoute: entry.openApiRoute, pathParams: req.params, schema: entry.schema, serial });
       // Keep to the one cache key compiled at start-up: a body sent to an operation without one is ignored
       // (the library would accept it anyway), and HEAD is validated as the GET it mirrors.
       if (!hasBody) delete req.headers['content-type'];
@@ -310,15 +299,10 @@ export class PathValidator {
   }
 
   /**
-   * The request validator cache key the library will use for this request: `<METHOD>-<route>-<type>`.
-   * Requests are steered to one key per operation (see `requestMiddleware`), so one compiled validator
-   * per operation covers every request.
+   * Compiles the request validators of every operation of this path (done before the server listens), under
+   * the keys the library will look them up by. `requestValidation` steers every request to one of these
+   * (JSON body or none, HEAD as GET), so no request compiles a validator.
    */
-  #requestKey(entry: OperationEntry, contentType: string | undefined): string {
-    return `${entry.method.toUpperCase()}-${entry.expressRoute}-${contentType ?? 'not_provided'}`;
-  }
-
-  /** Compiles the request validators of every operation of this path (done before the server listens). */
   warmRequests(): number {
     let compiled = 0;
     for (const entry of this.#operations.values()) {
@@ -327,9 +311,9 @@ export class PathValidator {
       const contentTypes = !entry.schema.requestBody ? [undefined]
         : entry.schema.requestBody.required ? [JSON_CONTENT_TYPE] : [undefined, JSON_CONTENT_TYPE];
       for (const contentType of contentTypes) {
-        const key = this.#requestKey(entry, contentType);
+        const key = requestValidatorKey(entry.method, entry.expressRoute, contentType);
         if (this.#requestValidator.middlewareCache[key]) continue;
-        this.#requestValidator.middlewareCache[key] = this.#requestValidator.buildMiddleware(entry.expressRoute, entry.schema, ContentType.fromString(contentType), key);
+        this.#requestValidator.middlewareCache[key] = this.#requestValidator.buildMiddleware(entry.expressRoute, entry.schema, contentTypeOf(contentType), key);
         compiled++;
       }
     }

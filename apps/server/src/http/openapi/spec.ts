@@ -69,8 +69,9 @@ export function toExpressPath(base: string, specPath: string): string {
 }
 
 /**
- * Express tries routes in the order they are added; a static segment must come before a parameter at the
- * same place (`/versions/latest` before `/versions/{versionId}`), so parameters sort after everything else.
+ * The order operations are listed in (`npm run ops`, `listOperations`): by path, a parameter after the static
+ * segments at the same place (`/versions/latest` before `/versions/{versionId}`). Routing does not depend on
+ * it (router.ts prefers static segments itself).
  */
 export function compareSpecPaths(a: string, b: string): number {
   const key = (path: string) => path.replace(/\{[^}]+\}/g, '\uffff');

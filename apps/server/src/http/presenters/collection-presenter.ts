@@ -1,5 +1,6 @@
 import type { components } from '@quire/api-types';
-import { collectionPermissions, parseDefaultLevel } from '../../policies/collection-policy.js';
+import { collectionPermissions } from '../../policies/collection-policy.js';
+import { parseDefaultLevel } from '../../policies/roles.js';
 import type { CollectionWithRole } from '../../services/collection-service.js';
 import { apiUrl, appUrl, type PresentContext } from './context.js';
 

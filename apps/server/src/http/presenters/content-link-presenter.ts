@@ -2,7 +2,7 @@ import type { components } from '@quire/api-types';
 import type { BacklinkList, LinkItem, LinkList, LinkTarget } from '../../services/link-service.js';
 import type { ContentScope } from '../../services/space-content-service.js';
 import type { LinkSource } from '../../stores/revision-link-store.js';
-import { listAnswer } from '../pagination.js';
+import { listAnswer } from '../../pagination.js';
 
 export type ApiContentLocation = components['schemas']['ContentLocation'];
 export type ApiContentReferenceUsage = components['schemas']['ContentReferenceUsage'];

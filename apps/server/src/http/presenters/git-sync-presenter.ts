@@ -7,9 +7,9 @@ type Provider = NonNullable<ApiGitSyncState['installationProvider']>;
 const PROVIDERS: readonly string[] = ['github', 'gitlab', 'github-legacy'] satisfies Provider[];
 
 /**
- * `getSpaceGitInfo`'s answer, which is also the space's `gitSync` (the Git sync service keeps a copy of it on
- * the space row). URLs are stored without credentials, and operation errors are scrubbed before they are
- * stored; `error` is shown only for the final states that have one.
+ * `getSpaceGitInfo`'s answer, which is also the space's `gitSync` (presented from the copy of both rows the
+ * Git sync service keeps on the space row). URLs are stored without credentials, and operation errors are
+ * scrubbed before they are stored; `error` is shown only for the final states that have one.
  */
 export function presentGitSyncState(state: GitSyncStateRow, operation: GitSyncOperationRow | undefined): ApiGitSyncState {
   const failed = operation && (operation.state === 'failure' || operation.state === 'timeout');

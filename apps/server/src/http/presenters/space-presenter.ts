@@ -1,8 +1,10 @@
 import type { components } from '@quire/api-types';
-import { parseDefaultLevel } from '../../policies/collection-policy.js';
+import { parseDefaultLevel } from '../../policies/roles.js';
 import { spacePermissions, spaceStateOf } from '../../policies/space-policy.js';
 import type { SpaceWithRole } from '../../services/space-service.js';
+import type { SpaceGitSyncCopy } from '../../stores/git-sync-store.js';
 import { apiUrl, appUrl, type PresentContext } from './context.js';
+import { presentGitSyncState } from './git-sync-presenter.js';
 
 export type ApiSpace = components['schemas']['Space'];
 
@@ -21,7 +23,7 @@ function parseJson<T>(text: string | null, fallback: T): T {
  */
 export function presentSpace(context: PresentContext, { space: row, role }: SpaceWithRole): ApiSpace {
   const id = encodeURIComponent(row.id);
-  const gitSync = parseJson<ApiSpace['gitSync'] | null>(row.git_sync, null);
+  const gitSync = parseJson<SpaceGitSyncCopy | null>(row.git_sync, null);
   const visitorAuth = parseJson<ApiSpace['visitorAuth'] | null>(row.visitor_auth, null);
   return {
     object: 'space',
@@ -41,7 +43,7 @@ export function presentSpace(context: PresentContext, { space: row, role }: Spac
     organization: row.organization_id,
     ...(row.collection_id ? { parent: row.collection_id } : {}),
     ...(row.language ? { language: row.language as NonNullable<ApiSpace['language']> } : {}),
-    ...(gitSync ? { gitSync } : {}),
+    ...(gitSync ? { gitSync: presentGitSyncState(gitSync.state, gitSync.operation ?? undefined) } : {}),
     ...(visitorAuth ? { visitorAuth } : {}),
     revision: row.revision_id,
     defaultLevel: parseDefaultLevel(row.default_level),

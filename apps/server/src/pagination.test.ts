@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeEachDialect, openTestDatabase } from '../../test/dialects.js';
-import { newId } from '../ids.js';
-import { insertOrganization, listOrganizationsOfUser, upsertMembership } from '../stores/organization-store.js';
-import { insertUser } from '../stores/user-store.js';
+import { describeEachDialect, openTestDatabase } from '../test/dialects.js';
+import { newId } from './ids.js';
+import { insertOrganization, listOrganizationsOfUser, upsertMembership } from './stores/organization-store.js';
+import { insertUser } from './stores/user-store.js';
 import { decodeCursor, encodeCursor, listAnswer, pageRequest } from './pagination.js';
 import { BadRequestError } from './errors.js';
 

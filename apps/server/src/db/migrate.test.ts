@@ -1,0 +1,64 @@
+import { Migrator, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabaseUrl, describeEachDialect, type TestDatabaseUrl } from '../../test/dialects.js';
+import { parseDatabaseUrl } from '../config.js';
+import { presentGitSyncState } from '../http/presenters/git-sync-presenter.js';
+import type { SpaceGitSyncCopy } from '../stores/git-sync-store.js';
+import { openDatabase, type DatabaseHandle } from './index.js';
+import { folderMigrationProvider, migrateToLatest } from './migrate.js';
+
+describeEachDialect('migrations', (dialect) => {
+  let target: TestDatabaseUrl;
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    target = createTestDatabaseUrl(dialect);
+    handle = await openDatabase(parseDatabaseUrl(target.url));
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await target?.drop();
+  });
+
+  describe('0070_space_git_sync_copy', () => {
+    it('turns the presented gitSync kept on spaces into the stored rows it was presented from', async () => {
+      const migrator = new Migrator({ db: handle.db, provider: folderMigrationProvider, ...(handle.schema ? { migrationTableSchema: handle.schema } : {}) });
+      const before = await migrator.migrateTo('0060_git_sync');
+      expect(before.error).toBeUndefined();
+
+      // The schema as of 0060, not the current one the typed handle describes.
+      const db = handle.db as unknown as Kysely<any>;
+      const now = '2026-01-02T03:04:05.000Z';
+      await db.insertInto('organizations').values({ id: 'org', title: 'Org', created_at: now }).execute();
+      const space = (id: string, gitSync: string | null) => ({
+        id, organization_id: 'org', visibility: 'private', revision_id: 'rev', position: id, created_at: now, updated_at: now, git_sync: gitSync,
+      });
+      const state = {
+        space_id: 'synced', url: 'https://git.example/acme/docs.git', ref: 'main', project_directory: null, provider: 'github',
+        repo_name: 'acme/docs', repo_tree_url: null, repo_commit_url: null, commit_oid: null, revision_id: null,
+        last_timestamp: null, operation_id: 'op', updated_at: now,
+      };
+      const operation = {
+        id: 'op', space_id: 'synced', direction: 'import' as const, state: 'failure' as const, standalone: 0, force: 0,
+        url: state.url, ref: 'main', timestamp: null, job_id: null, created_by: null, started_at: now, ended_at: now,
+        error: 'The branch main does not exist', commit_oid: null, revision_id: null,
+      };
+      const presented = presentGitSyncState(state, operation);
+      await db.insertInto('spaces').values([
+        space('synced', JSON.stringify(presented)),
+        space('never', null),
+        // A copy left behind without a state row is cleared, as the service would have.
+        space('unlinked', JSON.stringify(presented)),
+      ]).execute();
+      await db.insertInto('git_sync_states').values(state).execute();
+      await db.insertInto('git_sync_operations').values(operation).execute();
+
+      await migrateToLatest(handle);
+
+      const rows = await db.selectFrom('spaces').select(['id', 'git_sync']).orderBy('id').execute();
+      expect(rows.map((row) => [row.id, row.git_sync === null])).toEqual([['never', true], ['synced', false], ['unlinked', true]]);
+      const copy = JSON.parse(rows[1]!.git_sync!) as SpaceGitSyncCopy;
+      expect(copy).toEqual({ state, operation });
+      expect(presentGitSyncState(copy.state, copy.operation ?? undefined)).toEqual(presented);
+    });
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import type { OrganizationMembership } from './organization-policy.js';
+import type { RoleOrGuest } from './roles.js';
+import { contentRole, organizationReach } from './visibility-policy.js';
+
+const member = (role: RoleOrGuest, disabled = false): OrganizationMembership => ({ role, disabled });
+
+describe('visibility policy', () => {
+  it('decides the admin and guest shortcut from the membership alone', () => {
+    expect(organizationReach(member('admin'))).toEqual({ kind: 'everything' });
+    expect(organizationReach(member('review'))).toEqual({ kind: 'default-levels', role: 'review' });
+    expect(organizationReach(member(null))).toEqual({ kind: 'granted-only' });
+    expect(organizationReach(member('admin', true))).toEqual({ kind: 'nothing' });
+    expect(organizationReach(undefined)).toEqual({ kind: 'nothing' });
+  });
+
+  it('resolves the role through the default levels, nearest first, up to the organization role', () => {
+    expect(contentRole({ membership: member('review'), defaultLevels: ['inherit', 'inherit'] })).toBe('review');
+    expect(contentRole({ membership: member('edit'), defaultLevels: ['inherit', 'read'] })).toBe('read');
+    expect(contentRole({ membership: member('read'), defaultLevels: ['comment', null] })).toBe('comment');
+    expect(contentRole({ membership: member('edit'), defaultLevels: ['inherit', null, 'admin'] })).toBeNull();
+    expect(contentRole({ membership: member('create'), defaultLevels: [] })).toBe('create');
+  });
+
+  it('gives admins everything whatever the levels, and guests, suspended members and outsiders nothing', () => {
+    expect(contentRole({ membership: member('admin'), defaultLevels: [null] })).toBe('admin');
+    expect(contentRole({ membership: member('admin'), defaultLevels: ['read'] })).toBe('admin');
+    expect(contentRole({ membership: member(null), defaultLevels: ['edit'] })).toBeNull();
+    expect(contentRole({ membership: member(null), defaultLevels: ['inherit'] })).toBeNull();
+    expect(contentRole({ membership: member('edit', true), defaultLevels: ['inherit'] })).toBeNull();
+    expect(contentRole({ membership: undefined, defaultLevels: ['read'] })).toBeNull();
+  });
+});

@@ -1,0 +1,84 @@
+import { canViewOrganization, type OrganizationMembership } from './organization-policy.js';
+import type { DefaultLevel, Role, RoleOrGuest } from './roles.js';
+
+/**
+ * Who sees which collections and spaces, and with which role: the TypeScript form of the rule, which every
+ * read of one object (a space, a collection, and through the space its change requests, comments, search...)
+ * and every `permissions` object uses. Lists filter in SQL instead, with `stores/visibility.ts`, which is the
+ * only SQL form of the same rule; `stores/visibility.test.ts` runs both over every combination of roles and
+ * levels on both databases and requires them to agree.
+ *
+ * A new way of getting a role on content (grants of a role on a space or collection to users and teams,
+ * share links, SSO sessions) is one more input of `contentRole`, beside `defaultLevels`, and one more
+ * term of `roleText` in `stores/visibility.ts`: the highest applicable role wins.
+ */
+
+/**
+ * How a caller's organization membership reaches the content of the organization, before any level of the
+ * content is read. This is the one place of the shortcut "administrators see everything, guests nothing
+ * (but what is granted to them), outsiders and suspended members nothing at all".
+ */
+export type OrganizationReach =
+  /** Organization admins administer all content, whatever its default levels. */
+  | { kind: 'everything' }
+  /** Members: their organization role, on the content whose default levels let it through. */
+  | { kind: 'default-levels'; role: Role }
+  /** Guests: default levels do not apply to them, only roles granted to them (none can be granted yet). */
+  | { kind: 'granted-only' }
+  /** Outsiders and suspended members: nothing, granted or not. */
+  | { kind: 'nothing' };
+
+export function organizationReach(membership: OrganizationMembership | undefined): OrganizationReach {
+  if (!canViewOrganization(membership)) return { kind: 'nothing' };
+  if (membership.role === null) return { kind: 'granted-only' };
+  if (membership.role === 'admin') return { kind: 'everything' };
+  return { kind: 'default-levels', role: membership.role };
+}
+
+/** The caller, as the visibility rule needs them: their id (what grants will name) and their membership. */
+export interface ContentViewer {
+  userId: string;
+  membership: OrganizationMembership | undefined;
+}
+
+/** Everything that can give the caller a role on one collection or space. */
+export interface ContentRoleSources {
+  membership: OrganizationMembership | undefined;
+  /**
+   * Default levels from the content outwards: a space's own level, then those of its collection and that
+   * collection's parents; a collection's own level, then its parents'. Empty for content hanging from the
+   * organization alone.
+   */
+  defaultLevels: readonly DefaultLevel[];
+}
+
+/**
+ * Resolves a chain of default levels, nearest first, to a role: the first level that is not `inherit` wins
+ * (null closes the content); when every level inherits, the organization role applies.
+ */
+function throughDefaultLevels(chain: readonly DefaultLevel[], organizationRole: Role): RoleOrGuest {
+  for (const level of chain) if (level !== 'inherit') return level;
+  return organizationRole;
+}
+
+/** The caller's role on a collection or space; null when they cannot see it (it then answers 404). */
+export function contentRole({ membership, defaultLevels }: ContentRoleSources): RoleOrGuest {
+  const reach = organizationReach(membership);
+  switch (reach.kind) {
+    case 'everything':
+      return 'admin';
+    case 'nothing':
+      return null;
+    case 'granted-only':
+      // Grants, when they come, are the candidates here: the highest of them.
+      return null;
+    case 'default-levels':
+      // Grants, when they come, are candidates beside this one: highest(this, ...grants).
+      return throughDefaultLevels(defaultLevels, reach.role);
+  }
+}
+
+/** Seeing content is having any role on it; content the caller cannot see answers 404. */
+export function canViewContent(role: RoleOrGuest): boolean {
+  return role !== null;
+}

@@ -1,0 +1,102 @@
+// The layers of apps/server/src, read by scripts/check-architecture.mjs (`npm run lint`, `npm test`).
+// Paths are relative to apps/server/src; one ending in `/` is a folder, any other one file. A file belongs
+// to the layer with the longest matching path. A layer imports its own files freely; anything else it
+// imports must be a layer it lists in `mayImport` (or `mayImportTypes` for `import type` only), or a layer
+// marked `shared`. Tests (`*.test.ts` and test-support files) arrange and inspect what they test and may
+// import any layer and build SQL; everything else must follow the arrows below.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const sourceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', 'apps', 'server', 'src');
+
+/** Every layer name: what composition roots may import. */
+const ALL = ['http', 'jobs', 'services', 'job-queue', 'policies', 'stores', 'search', 'storage', 'git', 'pdf', 'net', 'content', 'analysis', 'db'];
+
+/** Packages that reach the database; the pure layers never load them. */
+const DATABASE_PACKAGES = ['kysely', 'pg', 'better-sqlite3'];
+
+export default {
+  name: 'scripts/architecture-layers.mjs',
+  layers: {
+    // Processes and tools: they compose everything and are imported by nothing.
+    entry: { paths: ['main.ts', 'server.ts', 'worker.ts', 'admin.ts', 'ops.ts'], mayImport: ALL },
+    // Benchmarks compose servers and databases like an entry point; they read the database through stores.
+    // The search benchmark is one of them wherever it lives.
+    bench: { paths: ['bench/', 'search/search-bench.ts'], mayImport: ALL },
+
+    // Routing, handlers, presenters, middleware and the OpenAPI validation: the only HTTP-aware code.
+    http: { paths: ['http/'], mayImport: ['services', 'policies', 'content', 'storage'] },
+    // Background job handlers and their runner: the `http/` of background work, above the services.
+    jobs: { paths: ['jobs/'], mayImport: ['services', 'job-queue', 'stores'], mayImportTypes: ['db'] },
+
+    // Business rules; they own the transactions (through the Kysely handle's methods, never by building SQL).
+    services: {
+      paths: ['services/'],
+      mayImport: ['policies', 'stores', 'search', 'storage', 'git', 'pdf', 'net', 'content', 'analysis', 'job-queue'],
+      mayImportTypes: ['db'],
+    },
+    // `enqueueJob`: services queue jobs in their own transaction, so the queue sits below them.
+    'job-queue': { paths: ['jobs/queue.ts'], mayImport: ['stores'], mayImportTypes: ['db'] },
+
+    // Permissions: pure functions over roles. Row types only from the database.
+    policies: { paths: ['policies/'], mayImport: [], mayImportTypes: ['db'], forbiddenPackages: DATABASE_PACKAGES },
+    // All SQL. A store may read a policy's constants to state the same rule in SQL (visibility filters).
+    stores: { paths: ['stores/'], mayImport: ['db', 'policies', 'content'], mayBuildSql: true },
+    // Search documents, indexing and queries over the search tables, below the services.
+    search: { paths: ['search/'], mayImport: ['stores', 'content'], mayImportTypes: ['db'] },
+    // Blob storage and signed download URLs: infrastructure beside the stores (its URL key is kept in a
+    // table, through a store). Its download route is an Express router that http/ mounts.
+    storage: { paths: ['storage/'], mayImport: ['stores', 'content'], mayImportTypes: ['db'] },
+    // Git processes, repository import and export formats: content in, content out, no database.
+    git: { paths: ['git/'], mayImport: ['content', 'net'], forbiddenPackages: DATABASE_PACKAGES },
+    // PDF rendering of content into blob storage.
+    pdf: { paths: ['pdf/'], mayImport: ['content', 'storage'], forbiddenPackages: DATABASE_PACKAGES },
+    // The guard of server-side fetches.
+    net: { paths: ['net/'], mayImport: [], forbiddenPackages: DATABASE_PACKAGES },
+    // Markdown, page trees, revisions, merge: pure, below the services.
+    content: { paths: ['content/'], mayImport: [], forbiddenPackages: [...DATABASE_PACKAGES, 'express'] },
+    // Text analysis of support conversations (issues, clusters): pure like content, run in worker threads.
+    analysis: { paths: ['analysis/'], mayImport: ['content'], forbiddenPackages: [...DATABASE_PACKAGES, 'express'] },
+    // Connections, dialect differences and migrations.
+    db: { paths: ['db/'], mayImport: [], mayBuildSql: true },
+
+    // Used by every layer: errors, pagination cursors, ids, configuration, logging, lazy loading.
+    shared: {
+      paths: ['errors.ts', 'pagination.ts', 'ids.ts', 'config.ts', 'logger.ts', 'lazy-module.ts'],
+      mayImport: [],
+      shared: true,
+    },
+  },
+
+  tests: [/\.test\.ts$/, /(^|[/-])test-support\.ts$/],
+
+  /** Imports outside the arrows above, each with its reason. `typeOnly` ones allow `import type` only. */
+  allowances: [
+    { from: 'http/presenters/', to: 'stores/', typeOnly: true, why: 'presenters shape the rows stores return' },
+    { from: 'http/presenters/', to: 'db/schema.ts', typeOnly: true, why: 'presenters shape column types (roles)' },
+    { from: 'http/presenters/', to: 'search/', typeOnly: true, why: 'the search presenter shapes result pages' },
+    { from: 'http/app.ts', to: 'db/index.ts', why: '/readyz pings the database' },
+    {
+      from: 'http/error-handler.ts', to: 'db/dialect.ts',
+      why: 'a write that loses a race to a unique or foreign key constraint is a 409, told by the driver error code',
+    },
+    {
+      from: 'services/', to: 'db/dialect.ts',
+      why: 'a service that retries or refuses a write which lost a race tells it by the driver error code (isUniqueViolation)',
+    },
+  ],
+
+  /*
+   * Violations that other work in progress removes. The check passes over these while they occur and fails
+   * once one no longer does, so the list only shrinks. Do not add to it.
+   */
+  knownViolations: [
+    // remove when the search store lands (search SQL moves into stores/)
+    { file: 'bench/edit-bench.ts', sql: true, why: 'remove when the search store lands' },
+    { file: 'bench/import-bench.ts', sql: true, why: 'remove when the search store lands' },
+    { file: 'search/search-bench.ts', sql: true, why: 'remove when the search store lands' },
+    { file: 'search/search-dialect.ts', sql: true, why: 'remove when the search store lands' },
+    { file: 'search/search-index.ts', sql: true, why: 'remove when the search store lands' },
+    { file: 'search/search-query.ts', sql: true, why: 'remove when the search store lands' },
+  ],
+};

@@ -1,0 +1,246 @@
+#!/usr/bin/env node
+// Checks the layers of apps/server/src (scripts/architecture-layers.mjs says which folder is which layer and
+// what each may import): fails, naming file, line and import, on an import a layer may not make, and on SQL
+// built outside the layers that own it. Imports are read with the TypeScript parser, so `import type`,
+// `import { type X }`, multi-line imports, re-exports and `await import()` are all seen for what they are.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import ts from 'typescript';
+
+/** Kysely query builders that start a statement; outside the SQL layers they mean SQL written elsewhere. */
+const QUERY_BUILDERS = new Set(['selectFrom', 'selectNoFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto']);
+/** `db.schema.<create|alter|drop...>(...)`: DDL, which belongs to migrations. */
+const SCHEMA_BUILDER = /^(create|alter|drop)[A-Z]/;
+
+function listSourceFiles(dir, root = dir) {
+  const files = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      if (name === 'node_modules' || name === 'generated') continue;
+      files.push(...listSourceFiles(path, root));
+    } else if (/\.(ts|mts|cts)$/.test(name) && !/\.d\.(ts|mts|cts)$/.test(name)) {
+      files.push(relative(root, path).split(sep).join('/'));
+    }
+  }
+  return files;
+}
+
+/**
+ * The layer of a file (a path relative to the source root, with `/`): the layer whose longest `paths`
+ * prefix matches. A prefix ending in `/` is a folder; otherwise it names one file (`main.ts`).
+ */
+export function layerOf(file, layers) {
+  let best;
+  let bestLength = -1;
+  for (const [name, layer] of Object.entries(layers)) {
+    for (const prefix of layer.paths) {
+      const matches = prefix.endsWith('/') ? file.startsWith(prefix) : file === prefix;
+      if (matches && prefix.length > bestLength) {
+        best = name;
+        bestLength = prefix.length;
+      }
+    }
+  }
+  return best;
+}
+
+/** `./x.js` -> `x.ts` (the source of what the compiled import loads), relative to the source root. */
+function resolveRelative(fromFile, specifier, root, known) {
+  const target = relative(root, resolve(root, dirname(fromFile), specifier)).split(sep).join('/');
+  const candidates = [target, target.replace(/\.(m|c)?js$/, '.$1ts'), `${target}.ts`, `${target}/index.ts`];
+  return candidates.find((candidate) => known.has(candidate)) ?? candidates[1];
+}
+
+/** `@scope/name/sub` -> `@scope/name`, `kysely/helpers` -> `kysely`, `node:fs` -> `node:fs`. */
+function packageName(specifier) {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+function isTypeOnlyImport(node) {
+  const clause = node.importClause;
+  if (!clause) return false; // `import './x.js'` runs the module
+  if (clause.isTypeOnly) return true;
+  if (clause.name) return false;
+  const bindings = clause.namedBindings;
+  if (!bindings || ts.isNamespaceImport(bindings)) return false;
+  return bindings.elements.length > 0 && bindings.elements.every((element) => element.isTypeOnly);
+}
+
+function isTypeOnlyExport(node) {
+  if (node.isTypeOnly) return true;
+  const clause = node.exportClause;
+  return Boolean(clause && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((element) => element.isTypeOnly));
+}
+
+/**
+ * What one source file imports and which SQL it builds: `imports` as `{ specifier, line, typeOnly }`,
+ * `sql` as `{ line, what }`.
+ */
+export function readModule(path, text = readFileSync(path, 'utf8')) {
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const lineOf = (node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+  const imports = [];
+  const sql = [];
+  /** Local names bound to Kysely's `sql` tag. */
+  const sqlNames = new Set();
+
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
+      const specifier = statement.moduleSpecifier.text;
+      const typeOnly = isTypeOnlyImport(statement);
+      imports.push({ specifier, line: lineOf(statement), typeOnly });
+      const bindings = statement.importClause?.namedBindings;
+      if (!typeOnly && packageName(specifier) === 'kysely' && bindings && ts.isNamedImports(bindings)) {
+        for (const element of bindings.elements) {
+          if (!element.isTypeOnly && (element.propertyName ?? element.name).text === 'sql') sqlNames.add(element.name.text);
+        }
+      }
+    } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)) {
+      imports.push({ specifier: statement.moduleSpecifier.text, line: lineOf(statement), typeOnly: isTypeOnlyExport(statement) });
+    } else if (ts.isImportEqualsDeclaration(statement) && ts.isExternalModuleReference(statement.moduleReference)
+      && ts.isStringLiteral(statement.moduleReference.expression)) {
+      imports.push({ specifier: statement.moduleReference.expression.text, line: lineOf(statement), typeOnly: statement.isTypeOnly });
+    }
+  }
+
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [argument] = node.arguments;
+      if (argument && ts.isStringLiteralLike(argument)) imports.push({ specifier: argument.text, line: lineOf(node), typeOnly: false });
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      imports.push({ specifier: node.argument.literal.text, line: lineOf(node), typeOnly: true });
+    } else if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && sqlNames.has(node.tag.text)) {
+      sql.push({ line: lineOf(node), what: `Kysely ${node.tag.text}\`...\` template` });
+    } else if (ts.isPropertyAccessExpression(node)) {
+      const name = node.name.text;
+      if (ts.isIdentifier(node.expression) && sqlNames.has(node.expression.text)) {
+        sql.push({ line: lineOf(node), what: `Kysely ${node.expression.text}.${name}()` });
+      } else if (QUERY_BUILDERS.has(name) && ts.isCallExpression(node.parent) && node.parent.expression === node) {
+        sql.push({ line: lineOf(node.name), what: `.${name}()` });
+      } else if (SCHEMA_BUILDER.test(name) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'schema') {
+        sql.push({ line: lineOf(node.name), what: `.schema.${name}()` });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return { imports, sql };
+}
+
+function matchesPath(prefix, file) {
+  return prefix.endsWith('/') ? file.startsWith(prefix) : file === prefix;
+}
+
+/**
+ * Whether `file` (in layer `from`) may import `target` (in layer `to`): its own layer, a shared one, one its
+ * layer lists, or an allowance of the config naming both.
+ */
+function mayImport(config, file, from, target, to, typeOnly) {
+  const layer = config.layers[from];
+  if (to === from || config.layers[to].shared || layer.mayImport.includes(to)) return true;
+  if (typeOnly && (layer.mayImportTypes ?? []).includes(to)) return true;
+  return (config.allowances ?? []).some((allowance) => matchesPath(allowance.from, file) && matchesPath(allowance.to, target)
+    && (typeOnly || !allowance.typeOnly));
+}
+
+function describeAllowed(layer) {
+  const types = (layer.mayImportTypes ?? []).map((name) => `types of ${name}`);
+  return [...layer.mayImport, ...types].join(', ') || 'only shared modules';
+}
+
+function isKnown(entry, violation) {
+  if (entry.file !== violation.file) return false;
+  return entry.sql ? violation.kind === 'sql' : violation.kind !== 'sql' && entry.import === violation.import;
+}
+
+/**
+ * Checks every source file under `root` against `config` (scripts/architecture-layers.mjs describes its
+ * shape). Returns the violations, each `{ file, line, kind, import?, message }` sorted by file and line,
+ * leaving out the config's known violations; `known` lists those that still occur and `unused` those that
+ * no longer do (the check fails on them, so the list cannot go stale).
+ */
+export function checkArchitecture(root, config) {
+  const files = listSourceFiles(root);
+  const present = new Set(files);
+  const violations = [];
+
+  for (const file of files) {
+    if ((config.tests ?? []).some((pattern) => pattern.test(file))) continue;
+    const layerName = layerOf(file, config.layers);
+    if (!layerName) {
+      violations.push({ file, line: 1, kind: 'layer', message: `is in no layer: add it or its folder to ${config.name ?? 'the layer file'}` });
+      continue;
+    }
+    const layer = config.layers[layerName];
+    const { imports, sql } = readModule(join(root, file));
+
+    for (const entry of imports) {
+      if (entry.specifier.startsWith('.')) {
+        const target = resolveRelative(file, entry.specifier, root, present);
+        const targetLayer = target.startsWith('../') ? undefined : layerOf(target, config.layers);
+        if (!targetLayer) {
+          violations.push({ file, line: entry.line, kind: 'import', import: entry.specifier, message: `imports ${target}, which is in no layer` });
+        } else if (!mayImport(config, file, layerName, target, targetLayer, entry.typeOnly)) {
+          const kind = entry.typeOnly ? 'a type-only import' : 'an import';
+          violations.push({
+            file, line: entry.line, kind: 'import', import: entry.specifier,
+            message: `${kind} of ${targetLayer} (${target}) from ${layerName}, which may import ${describeAllowed(layer)}`,
+          });
+        }
+      } else if (!entry.typeOnly && (layer.forbiddenPackages ?? []).includes(packageName(entry.specifier))) {
+        violations.push({
+          file, line: entry.line, kind: 'package', import: entry.specifier,
+          message: `imports the package ${packageName(entry.specifier)}, which ${layerName} may not use`,
+        });
+      }
+    }
+
+    if (!layer.mayBuildSql) {
+      const owners = Object.entries(config.layers).filter(([, other]) => other.mayBuildSql).map(([name]) => name).join(' and ');
+      for (const use of sql) violations.push({ file, line: use.line, kind: 'sql', message: `builds SQL (${use.what}) outside ${owners}` });
+    }
+  }
+
+  const knownViolations = config.knownViolations ?? [];
+  const used = new Set();
+  const remaining = violations.filter((violation) => {
+    const index = knownViolations.findIndex((entry) => isKnown(entry, violation));
+    if (index === -1) return true;
+    used.add(index);
+    return false;
+  });
+  remaining.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+  return {
+    violations: remaining,
+    known: knownViolations.filter((_, index) => used.has(index)),
+    unused: knownViolations.filter((_, index) => !used.has(index)),
+    files: files.length,
+  };
+}
+
+export function formatViolation(violation) {
+  const what = violation.import ? ` import '${violation.import}':` : '';
+  return `${violation.file}:${violation.line}:${what} ${violation.message}`;
+}
+
+async function main() {
+  const { default: config, sourceRoot } = await import('./architecture-layers.mjs');
+  const result = checkArchitecture(sourceRoot, config);
+  const problems = [
+    ...result.violations.map(formatViolation),
+    ...result.unused.map((entry) => `${entry.file}: listed as a known violation (${entry.sql ? 'builds SQL' : `import '${entry.import}'`}) but no longer one: remove it from scripts/architecture-layers.mjs`),
+  ];
+  if (problems.length) {
+    console.error(`architecture check: ${problems.length} problem(s) in apps/server/src (layers: scripts/architecture-layers.mjs)`);
+    for (const problem of problems) console.error(`  ${problem}`);
+    process.exit(1);
+  }
+  const knownNote = result.known.length ? `; ${result.known.length} known violation(s) still listed for other work to remove:` : '';
+  console.log(`architecture check: ${result.files} files follow the layers${knownNote}`);
+  for (const entry of result.known) console.log(`  ${entry.file}: ${entry.sql ? 'builds SQL' : `import '${entry.import}'`} (${entry.why})`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
