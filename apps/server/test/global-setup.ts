@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { dropPostgresSchema } from '../src/db/migrate.js';
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -12,7 +13,9 @@ declare module 'vitest' {
 /**
  * PostgreSQL test schemas are dropped once, when the whole run ends, not by each test file: Kysely's
  * migrator lists the tables of every schema (`pg_get_serial_sequence` on each), and a schema another file
- * dropped in the middle of that listing failed the migration with "schema ... does not exist".
+ * dropped in the middle of that listing failed the migration with "schema ... does not exist". Benches run
+ * by tests are given such a schema too (createTestDatabaseUrl). Drops wait for migrations under way
+ * (dropPostgresSchema), which keeps another run on the same database safe as well.
  */
 export default function setup(project: TestProject): () => Promise<void> {
   const prefix = `test_${randomBytes(4).toString('hex')}_`;
@@ -26,7 +29,8 @@ export default function setup(project: TestProject): () => Promise<void> {
       const { rows } = await client.query<{ name: string }>(
         'select nspname as name from pg_namespace where starts_with(nspname, $1)', [prefix],
       );
-      for (const { name } of rows) await client.query(`drop schema if exists "${name}" cascade`);
+      // Another run on the same database may be migrating: each drop waits until no migration lists schemas.
+      for (const { name } of rows) await dropPostgresSchema(url, name);
     } finally {
       await client.end();
     }

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { parseDatabaseUrl, type DatabaseConfig } from '../config.js';
 import { openDatabase, type DatabaseHandle } from '../db/index.js';
+import { dropPostgresSchema } from '../db/migrate.js';
 import { newId } from '../ids.js';
 
 /** A database a bench runs in, and how to take it away afterwards. */
@@ -16,7 +16,9 @@ export interface BenchDatabase {
 
 /**
  * Opens the database of a bench named `name`: for a `postgres://` URL a schema of its own
- * (`<name>_bench_<random>`), dropped by `cleanup`; for a `sqlite:` URL that file; without a URL a new SQLite
+ * (`<name>_bench_<random>`), dropped by `cleanup` (once no migration is listing schemas: see
+ * dropPostgresSchema), or the URL's `schema` when it names one, which is the caller's to drop (tests give
+ * their run's schemas, dropped when the run ends); for a `sqlite:` URL that file; without a URL a new SQLite
  * file in a temporary folder, removed by `cleanup`. With `keep`, `cleanup` only closes the database and logs
  * where it is.
  */
@@ -27,8 +29,9 @@ export async function openBenchDatabase(
 ): Promise<BenchDatabase> {
   const log = options.log ?? (() => {});
   if (url?.startsWith('postgres')) {
-    const schema = `${name}_bench_${newId(10).toLowerCase()}`;
     const target = new URL(url);
+    const given = target.searchParams.get('schema');
+    const schema = given ?? `${name}_bench_${newId(10).toLowerCase()}`;
     target.searchParams.set('schema', schema);
     const config = parseDatabaseUrl(target.toString());
     const handle = await openDatabase(config);
@@ -37,14 +40,10 @@ export async function openBenchDatabase(
       config,
       cleanup: async () => {
         await handle.close();
+        if (given) return;
         if (options.keep) return log(`kept schema ${schema}`);
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        try {
-          await client.query(`drop schema if exists "${schema}" cascade`);
-        } finally {
-          await client.end();
-        }
+        target.searchParams.delete('schema');
+        await dropPostgresSchema(target.toString(), schema);
       },
     };
   }

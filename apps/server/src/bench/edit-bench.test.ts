@@ -1,15 +1,13 @@
 import { expect, it } from 'vitest';
-import { describeEachDialect } from '../../test/dialects.js';
+import { createTestDatabaseUrl, describeEachDialect } from '../../test/dialects.js';
 import { formatEditBenchReport, runEditBench } from './edit-bench.js';
 
 describeEachDialect('edit bench', (dialect) => {
   it('edits one page of a large space writing only that page, its parent, the root and the markdown', async () => {
-    const report = await runEditBench({
-      sections: 20,
-      perSection: 50,
-      edits: 3,
-      ...(dialect === 'postgres' ? { databaseUrl: process.env.TEST_DATABASE_URL! } : {}),
-    });
+    // A database of this test's own (on PostgreSQL a schema of the run, dropped when the run ends: a bench
+    // dropping its schema meanwhile broke other files' migrations with "schema ... does not exist").
+    const target = createTestDatabaseUrl(dialect);
+    const report = await runEditBench({ sections: 20, perSection: 50, edits: 3, databaseUrl: target.url }).finally(() => target.drop());
     expect(report).toMatchObject({ dialect, pages: 1000 });
     expect(report.edits).toHaveLength(3);
     for (const edit of report.edits) {

@@ -1,6 +1,4 @@
-import { sql } from 'kysely';
 import { TreeWriter, WorkingTree } from '../content/index.js';
-import type { Db } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { newId, nowIso } from '../ids.js';
 import { createLogger } from '../logger.js';
@@ -10,8 +8,8 @@ import { updateChangeRequestContent } from '../services/change-request-content.j
 import { createChangeRequest } from '../services/change-request-service.js';
 import type { ServiceContext } from '../services/context.js';
 import { createSpace } from '../services/space-service.js';
-import { putObjects, SqlObjectReader } from '../stores/content-object-store.js';
-import { insertRevision } from '../stores/revision-store.js';
+import { contentObjectTotals, putObjects, SqlObjectReader } from '../stores/content-object-store.js';
+import { findRevisionById, insertRevision } from '../stores/revision-store.js';
 import { setSpaceMainRevision } from '../stores/space-store.js';
 import { findUserById } from '../stores/user-store.js';
 import { openBenchDatabase } from './bench-database.js';
@@ -59,11 +57,6 @@ export interface EditBenchReport {
   warmMedianMs: number;
   /** Median bytes written per edit. */
   medianBytesWritten: number;
-}
-
-async function objectBytes(db: Db): Promise<{ objects: number; bytes: number }> {
-  const row = await sql<{ objects: number | string; bytes: number | string | null }>`select count(*) as objects, sum(size) as bytes from content_objects`.execute(db);
-  return { objects: Number(row.rows[0]?.objects ?? 0), bytes: Number(row.rows[0]?.bytes ?? 0) };
 }
 
 function pageMarkdown(section: number, page: number, version: number): string {
@@ -116,7 +109,7 @@ export async function runEditBench(options: EditBenchOptions = {}): Promise<Edit
       await setSpaceMainRevision(trx, space.id, revisionId, now);
     });
     const buildMs = Math.round(performance.now() - started);
-    const spaceBytes = (await objectBytes(handle.db)).bytes;
+    const spaceBytes = (await contentObjectTotals(handle.db)).bytes;
     log(`built in ${buildMs} ms (${spaceBytes} bytes of content objects)`);
 
     const { changeRequest } = await createChangeRequest(context, caller, space.id, { subject: 'One page' });
@@ -124,14 +117,15 @@ export async function runEditBench(options: EditBenchOptions = {}): Promise<Edit
     for (let i = 0; i < editCount; i++) {
       const page = leaves[Math.floor(((i + 0.5) * leaves.length) / Math.max(editCount, 1)) % Math.max(leaves.length, 1)];
       if (page === undefined) break;
-      const before = await objectBytes(handle.db);
+      const before = await contentObjectTotals(handle.db);
       started = performance.now();
       const outcome = await updateChangeRequestContent(context, caller, space.id, changeRequest.id, [
         { operation: 'update_page', page, document: { markdown: pageMarkdown(-1, i, i + 1) } },
       ]);
       const ms = performance.now() - started;
-      const after = await objectBytes(handle.db);
-      const revision = await handle.db.selectFrom('revisions').selectAll().where('id', '=', outcome.view.changeRequest.revision_id).executeTakeFirstOrThrow();
+      const after = await contentObjectTotals(handle.db);
+      const revision = await findRevisionById(handle.db, outcome.view.changeRequest.revision_id);
+      if (!revision) throw new Error('the edit made no revision');
       const revisionBytes = Buffer.byteLength(JSON.stringify(revision), 'utf8');
       edits.push({ ms: Math.round(ms * 10) / 10, objects: after.objects - before.objects, bytesWritten: after.bytes - before.bytes + revisionBytes });
       log(`edit ${i + 1}: ${edits[i]!.ms} ms, ${edits[i]!.objects} objects, ${edits[i]!.bytesWritten} bytes`);

@@ -14,6 +14,7 @@ import type { ServiceContext } from '../services/context.js';
 import { importGitRepository } from '../services/git-sync-service.js';
 import { createSpace } from '../services/space-service.js';
 import { LocalDiskBlobStorage } from '../storage/blob-storage.js';
+import { contentObjectTotals } from '../stores/content-object-store.js';
 import { findGitSyncOperation, findGitSyncState } from '../stores/git-sync-store.js';
 import { findSpaceById } from '../stores/space-store.js';
 import { findUserById } from '../stores/user-store.js';
@@ -164,7 +165,7 @@ export async function runImportBench(options: ImportBenchOptions = {}): Promise<
       if (operation?.state !== 'success') throw new Error(`the import did not succeed: ${operation?.error ?? operation?.state ?? 'no operation'}`);
       const after = await findSpaceById(database.db, space.id);
       if (after?.revision_id !== operation.revision_id) throw new Error('the import did not become the main content');
-      const objects = await database.db.selectFrom('content_objects').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+      const { objects } = await contentObjectTotals(database.db);
       log(`imported in ${Math.round(importMs)} ms`);
       return {
         pages: written.pages,
@@ -174,7 +175,7 @@ export async function runImportBench(options: ImportBenchOptions = {}): Promise<
         importMs: Math.round(importMs),
         pagesPerSecond: Math.round(written.pages / (importMs / 1000)),
         state: operation.state,
-        contentObjects: Number(objects.count),
+        contentObjects: objects,
       };
     } finally {
       await database.close();

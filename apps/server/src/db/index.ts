@@ -72,3 +72,11 @@ export function immediateReader(db: Db): ImmediateRead | undefined {
 export async function ping(db: Db): Promise<void> {
   await sql`select 1`.execute(db);
 }
+
+/**
+ * Moves a SQLite database's write-ahead log into its main file and empties the log, so that the file's size
+ * is the database's (benches report it).
+ */
+export async function checkpointSqlite(db: Db): Promise<void> {
+  await sql`pragma wal_checkpoint(truncate)`.execute(db);
+}

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { DatabaseHandle } from './index.js';
 
 /** Migrations are the ordered files of ./migrations (`0001_name.ts`, ...), each exporting `up(db)`. */
@@ -32,10 +32,28 @@ export const folderMigrationProvider: MigrationProvider = {
 };
 
 /**
+ * The PostgreSQL advisory lock between migrations and schema drops. Kysely's migrator lists the tables of
+ * every schema of the database (`pg_get_serial_sequence` on each) before it takes its own lock, and a schema
+ * dropped in the middle of that listing fails it with "schema ... does not exist": so every migration holds
+ * this lock shared, and `dropPostgresSchema` takes it exclusively (waiting for the migrations under way).
+ */
+export const SCHEMA_LISTING_LOCK = 0x7175_6972; // "quir"
+
+/**
  * Brings the schema up to date; every entry point runs this at start. Kysely's migrator takes a lock, so a
  * server and an admin command started together do not apply the same migration twice.
  */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  if (handle.dialect !== 'postgres') return migrate(handle);
+  // The lock lives in a transaction of its own, held open while the migrator works on other connections of
+  // the pool, so that it is released however the migration ends.
+  return handle.db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock_shared(${SCHEMA_LISTING_LOCK})`.execute(trx);
+    return migrate(handle);
+  });
+}
+
+async function migrate(handle: DatabaseHandle): Promise<string[]> {
   const migrator = new Migrator({
     db: handle.db,
     provider: folderMigrationProvider,
@@ -49,4 +67,25 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
     throw new MigrationError(`migration${name} failed: ${reason}`, { cause: error });
   }
   return (results ?? []).map((result) => result.migrationName);
+}
+
+/**
+ * Drops a PostgreSQL schema and everything in it, once no migration of the database is listing schemas
+ * (see SCHEMA_LISTING_LOCK). `connectionString` names the database, not the schema.
+ */
+export async function dropPostgresSchema(connectionString: string, schema: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query('begin');
+    await client.query('select pg_advisory_xact_lock($1)', [SCHEMA_LISTING_LOCK]);
+    await client.query(`drop schema if exists "${schema.replaceAll('"', '""')}" cascade`);
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    await client.end();
+  }
 }

@@ -1,10 +1,16 @@
 import { statSync } from 'node:fs';
-import { sql } from 'kysely';
 import { openBenchDatabase, type BenchDatabase } from '../bench/bench-database.js';
 import { positiveIntegerOption, printReport, runIfScript, stringOption } from '../bench/report.js';
-import type { Db } from '../db/index.js';
+import { checkpointSqlite } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { newId, nowIso } from '../ids.js';
+import { newId } from '../ids.js';
+import { createLogger } from '../logger.js';
+import { bootstrap } from '../services/admin-service.js';
+import type { Caller } from '../services/caller.js';
+import type { ServiceContext } from '../services/context.js';
+import { createSpace } from '../services/space-service.js';
+import { searchTableBytes } from '../stores/search-store.js';
+import { findUserById } from '../stores/user-store.js';
 import { reindexSpace, type SearchPageInput } from './search-index.js';
 import { SEARCH_CANDIDATE_LIMIT, searchSpace } from './search-query.js';
 import { seededRandom as random } from '../bench/seeded-random.js';
@@ -203,21 +209,10 @@ async function time(runs: number, run: () => Promise<unknown>): Promise<LatencyS
 /** Bytes the search index takes: the search tables on PostgreSQL, the whole file on SQLite (undefined in memory). */
 async function indexSize(database: BenchDatabase): Promise<number | undefined> {
   const { handle, config } = database;
-  if (handle.dialect === 'postgres') {
-    const row = await sql<{ bytes: string }>`select pg_total_relation_size('search_sections') as bytes`.execute(handle.db);
-    return Number(row.rows[0]?.bytes);
-  }
+  if (handle.dialect === 'postgres') return searchTableBytes(handle.db);
   if (config.dialect !== 'sqlite' || config.file === ':memory:') return undefined;
-  await sql`pragma wal_checkpoint(truncate)`.execute(handle.db);
+  await checkpointSqlite(handle.db);
   return statSync(config.file).size;
-}
-
-async function createSpace(db: Db, organizationId: string): Promise<string> {
-  const id = newId();
-  const now = nowIso();
-  await sql`insert into spaces (id, organization_id, visibility, revision_id, position, created_at, updated_at)
-    values (${id}, ${organizationId}, 'private', 'bench', ${id}, ${now}, ${now})`.execute(db);
-  return id;
 }
 
 export async function runSearchBench(options: SearchBenchOptions = {}): Promise<SearchBenchReport> {
@@ -228,15 +223,20 @@ export async function runSearchBench(options: SearchBenchOptions = {}): Promise<
   try {
     const { db, dialect } = database.handle;
     await migrateToLatest(database.handle);
-    const organizationId = newId();
-    await sql`insert into organizations (id, title, created_at) values (${organizationId}, 'Search bench', ${nowIso()})`.execute(db);
+    // The organization and its spaces are made as the API makes them; only their search rows are the bench's.
+    const context: ServiceContext = { db, dialect, logger: createLogger('silent') };
+    const owner = await bootstrap(context, { organizationTitle: 'Search bench', email: `bench-${newId(6).toLowerCase()}@example.com` });
+    const user = await findUserById(db, owner.userId);
+    if (!user) throw new Error('the bench user was not created');
+    const caller: Caller = { user, tokenId: 'bench' };
+    const newSpace = async (title: string): Promise<string> => (await createSpace(context, caller, owner.organizationId, { title })).space.id;
 
     const text = new TextGenerator(options.seed ?? 20240611);
     log(`generating ${pageCount} pages`);
     const pages = generatePages(text, pageCount);
     // The content key stands for the hash of the page's markdown blob, which the content store has at hand.
     const inputs: SearchPageInput[] = pages.map(({ id, title, path, ancestors, sections }) => ({ id, title, path, ancestors, sections, contentKey: `${id}:1` }));
-    const spaceId = await createSpace(db, organizationId);
+    const spaceId = await newSpace('Large space');
     log(`indexing them (${dialect})`);
     let started = performance.now();
     const indexed = await reindexSpace(db, spaceId, 'bench-1', inputs);
@@ -255,7 +255,7 @@ export async function runSearchBench(options: SearchBenchOptions = {}): Promise<
     const oneEditReindexMs = Math.round(performance.now() - started);
 
     const sample = pages.slice(0, Math.min(1_000, pageCount)).map((page) => ({ id: page.id, title: page.title, path: page.path, ancestors: page.ancestors, markdown: toMarkdown(page) }));
-    const sampleSpace = await createSpace(db, organizationId);
+    const sampleSpace = await newSpace('Markdown sample');
     started = performance.now();
     await reindexSpace(db, sampleSpace, 'bench-1', sample);
     const markdownReindexMsPerPage = Math.round(((performance.now() - started) / sample.length) * 1000) / 1000;

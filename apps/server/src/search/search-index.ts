@@ -1,11 +1,22 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import { extractSections, type MarkdownSection } from '../content/markdown.js';
 import type { MaterializedPage, MaterializedTree } from '../content/tree.js';
 import type { Db } from '../db/index.js';
 import { nowIso } from '../ids.js';
 import { nextCounterValue } from '../stores/counter-store.js';
-import { dialectOf } from './search-dialect.js';
+import {
+  deleteSearchRowsOfPages,
+  deleteSearchRowsOfSpace,
+  findIndexedRevision,
+  findSearchStateForUpdate,
+  findStoredPageHashes,
+  insertSearchRows,
+  insertSearchStateIfMissing,
+  refreshSearchStatistics,
+  searchableSpaceExists,
+  updateSearchState,
+  type SearchSectionInsert,
+} from '../stores/search-store.js';
 
 /*
  * Writing the search rows of a space (tables of migration 0040). A reindex makes the space's rows exactly
@@ -23,9 +34,6 @@ const MAX_ROW_BLOCK = Math.floor(Number.MAX_SAFE_INTEGER / ROWS_PER_BLOCK);
 export const MAX_SECTION_BODY_LENGTH = 100_000;
 /** Part of every page hash: bumping it rewrites every page on its next reindex (after a change in how rows are made). */
 const ROW_FORMAT = 1;
-/** Rows per INSERT: 13 parameters each stays far below the bound-parameter limits of both databases. */
-const INSERT_BATCH = 400;
-const DELETE_BATCH = 500;
 /** A reindex that writes this many rows refreshes PostgreSQL's statistics of the table. */
 const ANALYZE_AFTER_ROWS = 10_000;
 
@@ -82,17 +90,13 @@ export async function reindexSpace(db: Db, spaceId: string, revisionId: string, 
   const prepared = preparePages(pages);
   const drafts = new Map<string, SectionDraft[]>();
   for (let attempt = 1; ; attempt++) {
-    const stored = await storedPageHashes(db, spaceId);
+    const stored = await findStoredPageHashes(db, spaceId);
     await draftRows(prepared.filter((page) => stored.get(page.input.id) !== page.hash), drafts);
     const write = (trx: Db) => writeSpace(trx, spaceId, revisionId, prepared, drafts);
     try {
       if (db.isTransaction) return await write(db);
       const result = await db.transaction().execute(write);
-      if (result.writtenSections >= ANALYZE_AFTER_ROWS && dialectOf(db) === 'postgres') {
-        // The planner would otherwise go on estimating the space at its old size until autovacuum analyzes
-        // the table, and intersect with every row of the space (measured: 20 ms instead of 4 for a rare word).
-        await sql`analyze search_sections`.execute(db);
-      }
+      if (result.writtenSections >= ANALYZE_AFTER_ROWS) await refreshSearchStatistics(db);
       return result;
     } catch (error) {
       // The transaction found pages to rewrite whose markdown was not read (see requireDrafts): read them, retry.
@@ -111,17 +115,12 @@ class MissingDrafts extends Error {
 
 /** Removes a space's search rows (deleting the space does too, through the foreign keys). */
 export async function dropSpace(db: Db, spaceId: string): Promise<void> {
-  const drop = async (trx: Db): Promise<void> => {
-    await trx.deleteFrom('search_sections').where('space_id', '=', spaceId).execute();
-    await trx.deleteFrom('search_spaces').where('space_id', '=', spaceId).execute();
-  };
-  await (db.isTransaction ? drop(db) : db.transaction().execute(drop));
+  await deleteSearchRowsOfSpace(db, spaceId);
 }
 
 /** The revision the space's search rows come from, or undefined when it was never indexed. */
 export async function indexedRevision(db: Db, spaceId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('search_spaces').select('revision_id').where('space_id', '=', spaceId).executeTakeFirst();
-  return row?.revision_id;
+  return findIndexedRevision(db, spaceId);
 }
 
 /**
@@ -163,17 +162,6 @@ function preparePages(pages: readonly SearchPageInput[]): PreparedPage[] {
   });
 }
 
-async function storedPageHashes(db: Db, spaceId: string): Promise<Map<string, string>> {
-  // Every page has a row at position 0 (a page without sections gets an empty one). The 0 is literal SQL so
-  // that the planner can use the partial index search_sections_page_hash.
-  const rows = await db.selectFrom('search_sections')
-    .select(['page_id', 'page_hash'])
-    .where('space_id', '=', spaceId)
-    .where(sql<boolean>`section_position = 0`)
-    .execute();
-  return new Map(rows.map((row) => [row.page_id, row.page_hash]));
-}
-
 async function draftRows(pages: readonly PreparedPage[], into: Map<string, SectionDraft[]>): Promise<void> {
   let since = performance.now();
   for (const page of pages) {
@@ -212,11 +200,10 @@ async function writeSpace(
   prepared: readonly PreparedPage[],
   drafts: Map<string, SectionDraft[]>,
 ): Promise<ReindexResult> {
-  const space = await trx.selectFrom('spaces').select('id').where('id', '=', spaceId).executeTakeFirst();
-  if (!space) return { indexed: false, pages: 0, sections: 0, writtenPages: 0, removedPages: 0, writtenSections: 0 };
+  if (!(await searchableSpaceExists(trx, spaceId))) return { indexed: false, pages: 0, sections: 0, writtenPages: 0, removedPages: 0, writtenSections: 0 };
 
   const state = await lockSpaceState(trx, spaceId);
-  const stored = await storedPageHashes(trx, spaceId);
+  const stored = await findStoredPageHashes(trx, spaceId);
   const wanted = new Map(prepared.map((page) => [page.input.id, page.hash]));
   let removed = [...stored.keys()].filter((pageId) => wanted.get(pageId) !== stored.get(pageId));
   let written = prepared.filter((page) => stored.get(page.input.id) !== page.hash);
@@ -236,16 +223,13 @@ async function writeSpace(
     rowCount = written.reduce((total, page) => total + drafts.get(page.input.id)!.length, 0);
   }
 
-  for (let start = 0; start < removed.length; start += DELETE_BATCH) {
-    const result = await trx.deleteFrom('search_sections')
-      .where('space_id', '=', spaceId)
-      .where('page_id', 'in', removed.slice(start, start + DELETE_BATCH))
-      .executeTakeFirst();
-    sectionCount -= Number(result.numDeletedRows);
-  }
+  sectionCount -= await deleteSearchRowsOfPages(trx, spaceId, removed);
 
-  const rows = written.flatMap((page) =>
+  // Row ids follow each other in the order of the pages, so the space's index order is its tree order.
+  let rowId = block * ROWS_PER_BLOCK + nextRow;
+  const rows: SearchSectionInsert[] = written.flatMap((page) =>
     drafts.get(page.input.id)!.map((draft, position) => ({
+      id: rowId++,
       space_id: spaceId,
       revision_id: revisionId,
       page_id: page.input.id,
@@ -258,17 +242,13 @@ async function writeSpace(
       ...draft,
     })),
   );
-  for (let start = 0; start < rows.length; start += INSERT_BATCH) {
-    const batch = rows.slice(start, start + INSERT_BATCH).map((row, offset) => ({ id: block * ROWS_PER_BLOCK + nextRow + start + offset, ...row }));
-    await trx.insertInto('search_sections').values(batch).execute();
-  }
+  await insertSearchRows(trx, rows);
   nextRow += rows.length;
   sectionCount += rows.length;
 
-  await trx.updateTable('search_spaces')
-    .set({ revision_id: revisionId, row_block: block, next_row: nextRow, page_count: prepared.length, section_count: sectionCount, indexed_at: nowIso() })
-    .where('space_id', '=', spaceId)
-    .execute();
+  await updateSearchState(trx, spaceId, {
+    revision_id: revisionId, row_block: block, next_row: nextRow, page_count: prepared.length, section_count: sectionCount, indexed_at: nowIso(),
+  });
   return {
     indexed: true,
     pages: prepared.length,
@@ -300,20 +280,12 @@ function requireDrafts(pages: readonly PreparedPage[], drafts: Map<string, Secti
  * two reindexes of one space run one after the other (PostgreSQL; SQLite transactions are exclusive).
  */
 async function lockSpaceState(trx: Db, spaceId: string) {
-  const postgres = dialectOf(trx) === 'postgres';
-  const select = () => {
-    const query = trx.selectFrom('search_spaces').select(['row_block', 'next_row', 'section_count']).where('space_id', '=', spaceId);
-    return (postgres ? query.forUpdate() : query).executeTakeFirst();
-  };
-  const existing = await select();
+  const existing = await findSearchStateForUpdate(trx, spaceId);
   if (existing) return existing;
   const block = await allocateBlock(trx);
-  await trx.insertInto('search_spaces')
-    .values({ space_id: spaceId, revision_id: '', row_block: block, next_row: 0, page_count: 0, section_count: 0, indexed_at: nowIso() })
-    // A concurrent first reindex may have created it meanwhile; its row (and block) is used then.
-    .onConflict((conflict) => conflict.column('space_id').doNothing())
-    .execute();
-  const created = await select();
+  // A concurrent first reindex may have created it meanwhile; its row (and block) is used then.
+  await insertSearchStateIfMissing(trx, { space_id: spaceId, revision_id: '', row_block: block, next_row: 0, page_count: 0, section_count: 0, indexed_at: nowIso() });
+  const created = await findSearchStateForUpdate(trx, spaceId);
   if (!created) throw new Error(`the search state of space ${spaceId} could not be created`);
   return created;
 }

@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import { BadRequestError } from '../errors.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, decodeCursor, encodeCursor } from '../pagination.js';
-import { dialectOf, rankedCandidates } from './search-dialect.js';
+import { findSearchRowBlock, searchRankedPages, type SearchResultRow as ResultRow } from '../stores/search-store.js';
 import { ROWS_PER_BLOCK } from './search-index.js';
 import { containsMatch, makeSnippet, parseSearchQuery, wordMatcher, type WordMatcher } from './search-text.js';
 
@@ -70,19 +69,6 @@ export interface SearchAnswer {
   stats: { candidates: number; capped: boolean };
 }
 
-interface ResultRow {
-  total: number | string;
-  candidate_count: number | string;
-  position: number | string | null;
-  page_id: string | null;
-  section_id: string | null;
-  page_title: string | null;
-  page_path: string | null;
-  ancestors: string | null;
-  section_title: string | null;
-  body: string | null;
-}
-
 const EMPTY: SearchAnswer = { items: [], count: 0, stats: { candidates: 0, capped: false } };
 
 /**
@@ -99,44 +85,26 @@ export async function searchSpace(db: Db, spaceId: string, query: string, option
 
   const terms = parseSearchQuery(query);
   if (terms.terms.length === 0) return EMPTY;
-  const state = await db.selectFrom('search_spaces').select('row_block').where('space_id', '=', spaceId).executeTakeFirst();
-  if (!state) return EMPTY;
+  const rowBlock = await findSearchRowBlock(db, spaceId);
+  if (rowBlock === undefined) return EMPTY;
 
-  const dialect = dialectOf(db);
-  const firstRow = state.row_block * ROWS_PER_BLOCK;
-  const candidates = rankedCandidates(dialect, terms, { spaceId, firstRow, endRow: firstRow + ROWS_PER_BLOCK, candidateLimit });
-  const result = await sql<ResultRow>`
-    with candidates as materialized (${candidates}),
-    pages as (
-      select page_id, min(score) as score, min(depth) as depth from candidates group by page_id
-    ),
-    ranked as (
-      select page_id, row_number() over (order by score, depth, page_id) as position from pages
-    ),
-    totals as (
-      select (select count(*) from pages) as total, (select count(*) from candidates) as candidate_count
-    )
-    select t.total, t.candidate_count, r.position, r.page_id, s.section_id, s.page_title, s.page_path, s.ancestors, s.section_title, s.body
-    from totals t
-    left join ranked r on r.position > ${offset} and r.position <= ${offset + limit}
-    left join candidates c on c.page_id = r.page_id
-    left join search_sections s on s.id = c.id
-    order by r.position, c.score, c.section_position`.execute(db);
+  const firstRow = rowBlock * ROWS_PER_BLOCK;
+  const rows = await searchRankedPages(db, terms, { spaceId, firstRow, endRow: firstRow + ROWS_PER_BLOCK, candidateLimit }, { offset, limit });
 
-  const first = result.rows[0];
+  const first = rows[0];
   const count = Number(first?.total ?? 0);
   const candidateCount = Number(first?.candidate_count ?? 0);
   const matches = wordMatcher(terms);
   const items: SearchResultPage[] = [];
-  let rows: ResultRow[] = [];
+  let pageRows: ResultRow[] = [];
   const flush = (): void => {
-    if (rows.length > 0) items.push(presentPage(rows, matches));
-    rows = [];
+    if (pageRows.length > 0) items.push(presentPage(pageRows, matches));
+    pageRows = [];
   };
-  for (const row of result.rows) {
+  for (const row of rows) {
     if (row.page_id === null) continue;
-    if (rows.length > 0 && rows[0]!.page_id !== row.page_id) flush();
-    rows.push(row);
+    if (pageRows.length > 0 && pageRows[0]!.page_id !== row.page_id) flush();
+    pageRows.push(row);
   }
   flush();
   return {

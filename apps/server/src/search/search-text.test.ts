@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FOLD_PUNCTUATION_CLASS } from '../db/migrations/0040_search.js';
-import { ftsMatchExpression } from './search-dialect.js';
+import { ftsMatchExpression } from '../stores/search-store.js';
 import {
   MAX_QUERY_TERMS,
   SNIPPET_MAX_LENGTH,

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect, openTestDatabase } from '../../test/dialects.js';
 import type { Db } from '../db/index.js';
 import { BadRequestError } from '../errors.js';
-import { newId, nowIso } from '../ids.js';
+import { newId } from '../ids.js';
+import { createLogger } from '../logger.js';
+import { bootstrap } from '../services/admin-service.js';
+import type { Caller } from '../services/caller.js';
+import type { ServiceContext } from '../services/context.js';
+import { createSpace } from '../services/space-service.js';
+import { deleteSpaceRow } from '../stores/space-store.js';
+import { findUserById } from '../stores/user-store.js';
 import { MemoryObjectStore, TreeWriter, readMarkdown } from '../content/objects.js';
 import { WorkingTree, materialize } from '../content/tree.js';
 import { ROWS_PER_BLOCK, dropSpace, indexedRevision, reindexSpace, searchPagesOf, type SearchPageInput } from './search-index.js';
@@ -24,15 +31,14 @@ const ids = (answer: SearchAnswer): string[] => answer.items.map((item) => item.
 describeEachDialect('search', (dialect) => {
   let database: Awaited<ReturnType<typeof openTestDatabase>>;
   let db: Db;
+  let context: ServiceContext;
+  let caller: Caller;
   let organizationId: string;
 
-  /** A space row to index (the search tables refer to spaces). */
+  /** A space to index (the search tables refer to spaces), made as the API makes one. */
   async function newSpace(): Promise<string> {
-    const id = newId();
-    const now = nowIso();
-    await sql`insert into spaces (id, organization_id, visibility, revision_id, position, created_at, updated_at)
-      values (${id}, ${organizationId}, 'private', 'r0', ${id}, ${now}, ${now})`.execute(db);
-    return id;
+    const { space } = await createSpace(context, caller, organizationId, { title: 'Searched' });
+    return space.id;
   }
 
   async function indexedSpace(pages: SearchPageInput[]): Promise<string> {
@@ -44,8 +50,12 @@ describeEachDialect('search', (dialect) => {
   beforeAll(async () => {
     database = await openTestDatabase(dialect);
     db = database.db;
-    organizationId = newId();
-    await sql`insert into organizations (id, title, created_at) values (${organizationId}, 'Search tests', ${nowIso()})`.execute(db);
+    context = { db, dialect, logger: createLogger('silent') };
+    const owner = await bootstrap(context, { organizationTitle: 'Search tests', email: `search-${newId(6).toLowerCase()}@example.com` });
+    const user = await findUserById(db, owner.userId);
+    if (!user) throw new Error('the test user was not created');
+    caller = { user, tokenId: 'search-tests' };
+    organizationId = owner.organizationId;
   });
 
   afterAll(async () => {
@@ -290,7 +300,7 @@ describeEachDialect('search', (dialect) => {
     expect(await indexedRevision(db, a)).toBeUndefined();
 
     const b = await indexedSpace([page('b', 'Banana', 'fruit')]);
-    await sql`delete from spaces where id = ${b}`.execute(db);
+    await deleteSpaceRow(db, b);
     const left = await db.selectFrom('search_sections').select('id').where('space_id', '=', b).execute();
     expect(left).toEqual([]);
     expect(await reindexSpace(db, b, 'r9', [page('b', 'Banana', 'fruit')])).toMatchObject({ indexed: false });

@@ -1,4 +1,5 @@
 import type { Db } from '../db/index.js';
+import { toCount } from '../db/dialect.js';
 import { decodeObject, type NewObject, type ObjectReader, type TreeObject } from '../content/index.js';
 import { chunks } from './collection-store.js';
 
@@ -39,4 +40,12 @@ export async function putObjects(db: Db, objects: readonly NewObject[]): Promise
       .onConflict((conflict) => conflict.column('hash').doNothing())
       .execute();
   }
+}
+
+/** How many content objects are stored and their total size in bytes (benches measure what an operation wrote). */
+export async function contentObjectTotals(db: Db): Promise<{ objects: number; bytes: number }> {
+  const row = await db.selectFrom('content_objects')
+    .select((eb) => [eb.fn.countAll().as('objects'), eb.fn.sum<number | string | null>('size').as('bytes')])
+    .executeTakeFirstOrThrow();
+  return { objects: toCount(row.objects), bytes: Number(row.bytes ?? 0) };
 }
