@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createApp, type QuireApp } from './http/app.js';
+import { answerClientErrors } from './http/client-error.js';
 import type { OpenApiDocument } from './http/openapi/spec.js';
 import type { Handlers } from './http/registry.js';
 import { allJobHandlers } from './jobs/index.js';
@@ -67,6 +68,7 @@ export async function startServer({ config, logger, spec, handlers, jobHandlers 
     });
 
     server = createServer(quire.handle);
+    answerClientErrors(server);
     const httpServer = server;
     await new Promise<void>((resolve, reject) => {
       httpServer.once('error', reject);

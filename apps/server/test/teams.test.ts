@@ -2,7 +2,7 @@ import { paginate, unwrap, type QuireClient } from '@quire/client';
 import { describe, expect, it } from 'vitest';
 import type { RoleOrGuest } from '../src/policies/roles.js';
 import { describeEachDialect } from './dialects.js';
-import { organizationWithPeople, useTestServer } from './helpers.js';
+import { expectError, organizationWithPeople, useTestServer } from './helpers.js';
 
 describeEachDialect('teams', (dialect) => {
   const server = useTestServer({ dialect });
@@ -154,14 +154,17 @@ describeEachDialect('teams', (dialect) => {
       expect((await getTeam(org.admin.client, org.organizationId, team.id)).response.status).toBe(404);
     });
 
-    it('treats a team a guest cannot see as absent: 204 and the team stays', async () => {
-      const org = await organization({ guest: null });
+    it('answers a guest 404 for a team they cannot see, as every other team operation does, whether it exists or not; the team stays', async () => {
+      const org = await organization({ guest: null, reader: 'read' });
       const team = await unwrap(createTeam(org.admin.client, org.organizationId, { title: 'Hidden' }));
       const hidden = await removeTeam(org.people.guest!.client, org.organizationId, team.id);
       const missing = await removeTeam(org.people.guest!.client, org.organizationId, 'noSuchTeam000000000');
-      expect(hidden.response.status).toBe(204);
-      expect(missing.response.status).toBe(204);
+      expectError(hidden, 404, 'No team of this organization has this id');
+      expectError(missing, 404, 'No team of this organization has this id');
+      expectError(await getTeam(org.people.guest!.client, org.organizationId, team.id), 404);
       expect((await getTeam(org.admin.client, org.organizationId, team.id)).response.status).toBe(200);
+      // A member sees the whole team directory: a team absent for them is absent, and deleting it is done.
+      expect((await removeTeam(org.people.reader!.client, org.organizationId, 'noSuchTeam000000000')).response.status).toBe(204);
     });
   });
 

@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/server.js';
 import type { OpenApiDocument } from './openapi/spec.js';
@@ -113,6 +115,58 @@ describe('request flow', () => {
     expect(await post('title=x', 'application/x-www-form-urlencoded')).toMatchObject({ status: 415, body: { error: { code: 415 } } });
     expect(await call('/things', { method: 'POST' })).toMatchObject({ status: 400, body: { error: { code: 400 } } });
   });
+
+  it('reads gzip, deflate and br bodies; one that does not match its Content-Encoding is a 400, an unknown encoding a 415', async () => {
+    const json = JSON.stringify({ title: 'packed' });
+    const post = (body: Buffer | string, encoding: string) =>
+      call('/things', { method: 'POST', body, headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+    expect(await post(gzipSync(json), 'gzip')).toMatchObject({ status: 201, body: { title: 'packed' } });
+    expect(await post(deflateSync(json), 'deflate')).toMatchObject({ status: 201, body: { title: 'packed' } });
+    expect(await post(brotliCompressSync(json), 'br')).toMatchObject({ status: 201, body: { title: 'packed' } });
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      expect(await post(json, encoding)).toMatchObject({ status: 400, body: { error: { code: 400, message: `The request body is not valid ${encoding} data, as its Content-Encoding says` } } });
+      // Compressed, then cut short.
+      expect(await post(gzipSync(json).subarray(0, 12), encoding)).toMatchObject({ status: 400, body: { error: { code: 400 } } });
+    }
+    expect(await post(json, 'compress')).toMatchObject({ status: 415, body: { error: { code: 415, message: 'Content-Encoding compress is not supported: send identity, gzip, deflate or br' } } });
+    // A small compressed body that inflates past the limit is refused like a large one.
+    expect(await post(gzipSync(JSON.stringify({ title: 'x'.repeat(100_000) })), 'gzip')).toMatchObject({ status: 413, body: { error: { code: 413 } } });
+  });
+
+  it('refuses a body whose content type the operation does not declare, even a JSON-like one, with 415', async () => {
+    const post = (type: string) => call('/things', { method: 'POST', body: JSON.stringify({ title: 'typed' }), headers: { 'content-type': type } });
+    expect(await post('application/json; charset=utf-8')).toMatchObject({ status: 201 });
+    expect(await post('Application/JSON')).toMatchObject({ status: 201 });
+    for (const type of ['application/json-patch+json', 'application/merge-patch+json', 'application/vnd.api+json', 'text/json', 'text/plain']) {
+      expect(await post(type)).toMatchObject({ status: 415, body: { error: { code: 415, message: 'Request bodies of this operation must be sent with Content-Type: application/json' } } });
+    }
+  });
+
+  it('answers headers over the limit with 431 in the error shape', async () => {
+    const answer = await rawRequest(`GET /v1/things HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(answer.head).toMatch(/^HTTP\/1\.1 431 /);
+    expect(answer.head.toLowerCase()).toContain('content-type: application/json');
+    expect(JSON.parse(answer.body)).toEqual({ error: { code: 431, message: 'The request headers are larger than the server accepts' } });
+    const garbled = await rawRequest('NOT HTTP AT ALL\r\n\r\n');
+    expect(garbled.head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(garbled.body)).toMatchObject({ error: { code: 400 } });
+    expect((await call('/things')).status).toBe(200);
+  });
+
+  /** Sends bytes as they are (fetch would refuse them) and reads the answer until the server closes. */
+  function rawRequest(text: string): Promise<{ head: string; body: string }> {
+    return new Promise((resolve, reject) => {
+      const { port } = new URL(server.url);
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
+      let received = '';
+      socket.on('data', (chunk: Buffer) => { received += chunk.toString(); });
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const at = received.indexOf('\r\n\r\n');
+        resolve({ head: received.slice(0, at), body: received.slice(at + 4) });
+      });
+    });
+  }
 
   it('validates path parameters', async () => {
     expect(await call('/things/ab')).toMatchObject({ status: 400, body: { error: { message: 'path.thingId must NOT have fewer than 3 characters' } } });

@@ -60,6 +60,7 @@ interface Route {
   validateRequest: (req: ApiRequest) => void;
   checkResponse: ResponseCheck | null;
   handler: AnyHandler | undefined;
+  readBody: ReturnType<typeof jsonBodyReader>;
 }
 
 /**
@@ -147,6 +148,13 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     for (const validator of validators.values()) compiledValidators += validator.warmResponses();
   }
 
+  // One reader per operation: its body limit (`x-quire-body-limit` may raise the default, e.g. publishing an
+  // integration's script) and the media types its contract declares for the body.
+  const bodyReaderOf = (operation: OperationInfo) => {
+    const limit = operation.definition['x-quire-body-limit'];
+    const declared = Object.keys(operation.definition.requestBody?.content ?? {});
+    return jsonBodyReader(typeof limit === 'number' && limit > options.bodyLimitBytes ? limit : options.bodyLimitBytes, declared.length ? declared : undefined);
+  };
   const router = new PathRouter<Route>();
   for (const operation of operations) {
     const validator = validators.get(operation.specPath);
@@ -155,19 +163,10 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
       validateRequest: validator ? validator.requestValidation(operation.method) : () => {},
       checkResponse: validator?.responseCheck(operation.method) ?? null,
       handler: handlers[operation.operationId],
+      readBody: bodyReaderOf(operation),
     });
   }
 
-  const readBody = jsonBodyReader(options.bodyLimitBytes);
-  // Operations whose contract declares a larger body (`x-quire-body-limit`, e.g. publishing an integration's script).
-  const largeBodyReaders = new Map<number, ReturnType<typeof jsonBodyReader>>();
-  const bodyReaderOf = (operation: OperationInfo) => {
-    const limit = operation.definition['x-quire-body-limit'];
-    if (typeof limit !== 'number' || limit <= options.bodyLimitBytes) return readBody;
-    let reader = largeBodyReaders.get(limit);
-    if (!reader) largeBodyReaders.set(limit, (reader = jsonBodyReader(limit)));
-    return reader;
-  };
   const rateLimiter = createRateLimiter({ requestsPerWindow: options.rateLimitPerMinute ?? 0, windowSeconds: 60 });
 
   async function authenticateRequest(req: ApiRequest): Promise<Caller> {
@@ -189,7 +188,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     const { route, params } = found.match;
     const { operation } = route;
 
-    await bodyReaderOf(operation)(req, res);
+    await route.readBody(req, res);
     if (operation.requestBodyRequired && req.body === undefined) {
       throw new BadRequestError('body is required: send a JSON body with Content-Type: application/json');
     }

@@ -40,6 +40,15 @@ export function canListTeamsOfMember(membership: OrganizationMembership | undefi
   return canViewOrganization(membership) && (callerId === userId || canListTeams(membership));
 }
 
+/**
+ * Whether a team the caller cannot see is, for a delete, already gone (204) rather than unknown (404). Only
+ * for callers who see the whole team directory, for whom not seeing a team means it does not exist; to a
+ * guest, any team outside their own is unknown, as it is to every other team operation.
+ */
+export function isUnseenTeamGone(membership: OrganizationMembership | undefined): boolean {
+  return canListTeams(membership);
+}
+
 export function canCreateTeam(membership: OrganizationMembership | undefined): boolean {
   return canAdministerOrganization(membership);
 }

@@ -5,7 +5,7 @@ import { pageRequest } from '../pagination.js';
 import type { MemberViewer } from '../policies/member-policy.js';
 import { newId, nowIso } from '../ids.js';
 import { canViewOrganization, membershipFromRow } from '../policies/organization-policy.js';
-import { canCreateTeam, canListTeams, canListTeamsOfMember, canManageEveryTeam, teamPermissions, type TeamPermissions } from '../policies/team-policy.js';
+import { canCreateTeam, canListTeams, canListTeamsOfMember, canManageEveryTeam, isUnseenTeamGone, teamPermissions, type TeamPermissions } from '../policies/team-policy.js';
 import type { KeysetPage } from '../stores/keyset.js';
 import { findMemberIds, findMemberIdsByEmail, lockOrganizationMembers } from '../stores/member-store.js';
 import { findMembership } from '../stores/organization-store.js';
@@ -168,13 +168,16 @@ export async function updateTeamInOrganizationById(context: ServiceContext, call
   });
 }
 
-/** Deletes the team; a team that does not exist, or that the caller cannot see, is already gone for them. */
+/** Deletes the team; a team that does not exist is already gone for whoever sees the team directory (isUnseenTeamGone). */
 export async function removeTeamFromOrganizationById(context: ServiceContext, caller: Caller, organizationId: string, teamId: string): Promise<void> {
   await context.db.transaction().execute(async (trx) => {
     await lockOrganizationMembers(trx, context.dialect, organizationId);
     const access = await organizationAccess(trx, caller, organizationId);
     const loaded = await loadTeam(trx, access, teamId);
-    if (!loaded) return;
+    if (!loaded) {
+      if (isUnseenTeamGone(access.membership)) return;
+      throw teamNotFound();
+    }
     if (!loaded.permissions.admin) throw new ForbiddenError('Only organization admins and owners of the team can delete it');
     await deleteTeam(trx, loaded.team.id);
   });

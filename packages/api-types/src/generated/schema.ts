@@ -1458,7 +1458,8 @@ export interface paths {
         /**
          * Delete a team
          * @description Deletes the team and its memberships; the access that was granted to the team ends for its members.
-         *     Answers 204 also when the team does not exist.
+         *     Answers 204 also when the team does not exist, to a member who sees the organization's team directory;
+         *     a guest gets 404 for any team they cannot see, as with every other team operation.
          *
          *     Needs `admin` in the team's `permissions`.
          */
