@@ -223,6 +223,19 @@ export interface ChangeRequestReviewersTable {
   requested_at: string;
 }
 
+/** Reviews of change requests (0160), each given on one revision of the request. */
+export interface ChangeRequestReviewsTable {
+  id: string;
+  change_request_id: string;
+  reviewer_id: string;
+  /** `approved` or `changes-requested`. */
+  status: string;
+  /** JSON of the CommentBody, or null. */
+  comment: string | null;
+  revision_id: string;
+  created_at: string;
+}
+
 /** Marks that the links of a revision were worked out and stored in `revision_links` (0035). */
 export interface RevisionLinkSetsTable {
   revision_id: string;
@@ -509,6 +522,7 @@ export interface Database {
   change_requests: ChangeRequestsTable;
   change_request_contributors: ChangeRequestContributorsTable;
   change_request_reviewers: ChangeRequestReviewersTable;
+  change_request_reviews: ChangeRequestReviewsTable;
   revision_link_sets: RevisionLinkSetsTable;
   revision_links: RevisionLinksTable;
   search_spaces: SearchSpacesTable;

@@ -4,9 +4,13 @@ import type { Db } from '../db/index.js';
 import { addChangeRequestContributor, lockChangeRequest, lockSpaceMainRevision, updateChangeRequestRow, type ChangeRequestRow } from '../stores/change-request-store.js';
 import { putObjects } from '../stores/content-object-store.js';
 import { adjustSpaceCounters, setSpaceMainRevision } from '../stores/space-store.js';
+import { ForbiddenError } from '../errors.js';
+import { mergeRefusalMessage } from '../policies/merge-rule-policy.js';
+import type { SpaceRow } from '../stores/space-store.js';
 import type { Caller } from './caller.js';
 import { changeRequestGone, insertChangeRequestRevision, refuseIfMerged, requireChangeRequest, statusCounterChange } from './change-request-service.js';
 import type { ServiceContext } from './context.js';
+import { judgeChangeRequest } from './change-request-rules.js';
 import { planThenWrite } from './plan-then-write.js';
 import { contentReader, revisionRoot } from './revision-content.js';
 import { enqueueSearchReindex } from './search-reindex.js';
@@ -64,6 +68,12 @@ async function writeMergedRevision(
   return insertChangeRequestRevision(trx, caller, changeRequest, { ...revision, root: plan.root });
 }
 
+/** 403 naming every unmet merge rule, unless they all pass or the caller may bypass them. */
+async function assertMergeRules(context: ServiceContext, caller: Caller, space: SpaceRow, changeRequest: ChangeRequestRow, main: string): Promise<void> {
+  const verdict = await judgeChangeRequest(context, caller, space, changeRequest, main);
+  if (!verdict.mergeable) throw new ForbiddenError(mergeRefusalMessage(verdict.unmetRules));
+}
+
 export type MergeOutcome =
   | { result: 'merge'; revision: string }
   | { result: 'conflicts'; revision: string; conflicts: ChangeRequestConflict[] };
@@ -76,6 +86,8 @@ export async function mergeChangeRequest(context: ServiceContext, caller: Caller
   const found = await requireChangeRequest(context, caller, spaceId, idOrNumber);
   assertSpacePermission(found.access, 'merge');
   refuseIfMerged(found.changeRequest);
+  // Checked before the merge is planned, and again under the locks below, where it decides.
+  await assertMergeRules(context, caller, found.space, found.changeRequest, found.space.revision_id);
 
   return planThenWrite(context.db, {
     basis: mergeInputs(found.changeRequest, found.space.revision_id),
@@ -89,6 +101,7 @@ export async function mergeChangeRequest(context: ServiceContext, caller: Caller
       // Main must not move between the check and the write, or a merge landing meanwhile would be lost.
       const main = await lockSpaceMainRevision(trx, context.dialect, current.space_id);
       if (main === undefined) throw changeRequestGone();
+      await assertMergeRules({ ...context, db: trx }, caller, access.space, current, main);
       return { basis: mergeInputs(current, main), current, main };
     },
     sameBasis: sameInputs,

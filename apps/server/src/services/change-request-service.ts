@@ -21,7 +21,9 @@ import type { KeysetPage } from '../stores/keyset.js';
 import { insertRevision } from '../stores/revision-store.js';
 import { adjustSpaceCounters, type SpaceCounterChanges, type SpaceRow } from '../stores/space-store.js';
 import { findUserById } from '../stores/user-store.js';
+import type { MergeVerdict } from '../policies/merge-rule-policy.js';
 import type { Caller } from './caller.js';
+import { judgeChangeRequest } from './change-request-rules.js';
 import { checkClusterLink } from './conversation-analysis.js';
 import type { ServiceContext } from './context.js';
 import { getOrganizationById } from './organization-service.js';
@@ -48,6 +50,8 @@ export interface ChangeRequestViewer {
 /** A change request with everything its API object needs. */
 export interface ChangeRequestView extends ChangeRequestListing {
   viewer: ChangeRequestViewer;
+  /** The merge rules' verdict for the viewer; answers about one request that is not merged carry it, lists do not. */
+  mergeability?: MergeVerdict;
 }
 
 export interface ChangeRequestAccess {
@@ -88,12 +92,14 @@ function viewerOf(caller: Caller, membership: OrganizationMembership | undefined
 export async function changeRequestView(context: ServiceContext, caller: Caller, found: { access: SpaceAccess; changeRequest: ChangeRequestRow }, mainRevisionId?: string): Promise<ChangeRequestView> {
   const creator = found.changeRequest.created_by === caller.user.id ? caller.user : await findUserById(context.db, found.changeRequest.created_by);
   if (!creator) throw new Error(`change request ${found.changeRequest.id} names a missing creator`);
+  const main = mainRevisionId ?? found.access.space.revision_id;
   return {
     changeRequest: found.changeRequest,
     creator,
-    mainRevisionId: mainRevisionId ?? found.access.space.revision_id,
+    mainRevisionId: main,
     spaceOrganizationId: found.access.space.organization_id,
     viewer: viewerOf(caller, found.access.membership),
+    ...(found.changeRequest.status !== 'merged' ? { mergeability: await judgeChangeRequest(context, caller, found.access.space, found.changeRequest, main) } : {}),
   };
 }
 
@@ -192,6 +198,7 @@ export async function createChangeRequest(
       mainRevisionId: access.space.revision_id,
       spaceOrganizationId: access.space.organization_id,
       viewer: viewerOf(caller, access.membership),
+      mergeability: await judgeChangeRequest(tx, caller, access.space, changeRequest),
     };
   });
 }

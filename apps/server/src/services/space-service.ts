@@ -28,6 +28,7 @@ import { getOrganizationById } from './organization-service.js';
 import { positionBetween } from './position-keys.js';
 import { assertSpacesMayLeave, isPastRetention, schedulePurge } from './space-lifecycle.js';
 import { enqueueSearchReindex } from './search-reindex.js';
+import { checkMergeRuleUsers } from './change-request-rules.js';
 
 export type { SpaceWithRole } from './collection-service.js';
 
@@ -58,8 +59,8 @@ function roleOnSpace(membership: OrganizationMembership | undefined, space: Spac
 }
 
 /** `absent`: there is no such space (never was, purged, or past its retention); `hidden`: the caller cannot see it. */
-async function loadSpaceAccess(context: ServiceContext, caller: Caller, spaceId: string): Promise<SpaceAccess | 'absent' | 'hidden'> {
-  const found = await findSpaceForMember(context.db, spaceId, caller.user.id);
+async function loadSpaceAccess(context: ServiceContext, userId: string, spaceId: string): Promise<SpaceAccess | 'absent' | 'hidden'> {
+  const found = await findSpaceForMember(context.db, spaceId, userId);
   if (!found) return 'absent';
   const membership = found.membership ? membershipFromRow(found.membership) : undefined;
   if (!canViewOrganization(membership)) return 'hidden';
@@ -82,10 +83,19 @@ async function loadSpaceAccess(context: ServiceContext, caller: Caller, spaceId:
  * For every family whose operations act on a space.
  */
 export async function requireSpace(context: ServiceContext, caller: Caller, spaceId: string, options: RequireSpaceOptions = {}): Promise<SpaceAccess> {
-  const access = await loadSpaceAccess(context, caller, spaceId);
+  const access = await loadSpaceAccess(context, caller.user.id, spaceId);
   if (typeof access === 'string') throw notFound();
   if (access.state.deleted && !options.includeDeleted) throw notFound();
   return access;
+}
+
+/**
+ * Whether another user (a reviewer being asked, for instance) can see the space (not deleted), by the same
+ * rule as `requireSpace`.
+ */
+export async function userCanViewSpace(context: ServiceContext, userId: string, spaceId: string): Promise<boolean> {
+  const access = await loadSpaceAccess(context, userId, spaceId);
+  return typeof access !== 'string' && !access.state.deleted;
 }
 
 /** Answers 403 unless the caller has the permission (the same one `permissions` reports) on the space. */
@@ -193,20 +203,6 @@ export async function createSpace(
   });
 }
 
-/** Users named by merge rules must be members of the space's organization. */
-async function checkMergeRuleUsers(tx: ServiceContext, organizationId: string, rules: MergeRules): Promise<void> {
-  if (rules.type !== 'rules') return;
-  for (const [ruleIndex, rule] of rules.rules.entries()) {
-    if (!('users' in rule)) continue;
-    for (const [userIndex, userId] of rule.users.entries()) {
-      const membership = await findMembership(tx.db, organizationId, userId);
-      if (!membership || membership.disabled !== 0) {
-        throw new BadRequestError(`body.mergeRules.rules.${ruleIndex}.users.${userIndex} is not a member of the organization`);
-      }
-    }
-  }
-}
-
 export async function updateSpaceById(
   context: ServiceContext,
   caller: Caller,
@@ -217,7 +213,7 @@ export async function updateSpaceById(
     const tx: ServiceContext = { ...context, db: trx };
     const access = await requireSpace(tx, caller, spaceId);
     assertSpacePermission(access, 'admin');
-    if (body.mergeRules) await checkMergeRuleUsers(tx, access.space.organization_id, body.mergeRules);
+    if (body.mergeRules) await checkMergeRuleUsers(trx, access.space.organization_id, body.mergeRules);
     const patch = {
       ...(body.editMode !== undefined ? { edit_mode: body.editMode } : {}),
       ...(body.title !== undefined ? { title: body.title } : {}),
@@ -241,7 +237,7 @@ export async function updateSpaceById(
 export async function deleteSpaceById(context: ServiceContext, caller: Caller, spaceId: string): Promise<void> {
   await context.db.transaction().execute(async (trx) => {
     const tx: ServiceContext = { ...context, db: trx };
-    const access = await loadSpaceAccess(tx, caller, spaceId);
+    const access = await loadSpaceAccess(tx, caller.user.id, spaceId);
     if (access === 'absent') return;
     if (access === 'hidden') throw notFound();
     if (access.state.deleted) return;

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { OrganizationMembersTable, OrganizationsTable } from '../db/schema.js';
 import { prepared } from './prepared.js';
@@ -94,4 +94,8 @@ export async function listOrganizationsOfUser(
     .where('m.disabled', '=', 0);
   const page = await keysetPage(query, MEMBER_ORGANIZATION_ORDER, after, limit);
   return { ...page, rows: page.rows.map(splitMembershipRow) };
+}
+
+export async function updateOrganizationRow(db: Db, id: string, patch: Updateable<OrganizationsTable>): Promise<void> {
+  await db.updateTable('organizations').set(patch).where('id', '=', id).execute();
 }

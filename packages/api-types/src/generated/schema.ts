@@ -216,7 +216,14 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update an organization
+         * @description Changes the title or the merge rules of the organization. Merge rules take effect at once: every open
+         *     change request of a space whose rules are `inherit` is judged by the new ones at its next merge. Users
+         *     named by a rule must be members of the organization (400 otherwise). Needs the organization's `admin`
+         *     permission (403); an organization the caller does not belong to answers 404.
+         */
+        patch: operations["updateOrganizationById"];
         trace?: never;
     };
     "/orgs/{organizationId}/change-requests": {
@@ -1916,6 +1923,12 @@ export interface paths {
          *     the change request becomes `merged` with `revisionMerged` set. Needs the `merge` permission of the
          *     space; a locked space refuses merges (403). A merged change request cannot be merged again (409). Takes
          *     no body.
+         *
+         *     The merge rules of the space (its own, or the organization's when it inherits) are checked first: when
+         *     any is unmet and the caller is not listed by an `allow_bypass` rule, nothing changes and the answer is
+         *     403 with a message naming every unmet rule (the change request's `mergeability` says the same before
+         *     trying). The public API declares no error status for this; Quire answers 403 because the refusal is
+         *     about who may merge now, like its other merge refusals.
          */
         post: operations["mergeChangeRequest"];
         delete?: never;
@@ -1968,6 +1981,128 @@ export interface paths {
          *     updated (409). Takes no body.
          */
         post: operations["updateChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the requested reviewers of a change request
+         * @description Answers the members whose review of the change request was asked for, in the order they were asked.
+         *     A reviewer stays listed after giving a review, until removed. Needs read access to the space.
+         */
+        get: operations["getRequestedReviewersByChangeRequestId"];
+        put?: never;
+        /**
+         * Request reviews of a change request
+         * @description Asks the listed users for a review of the change request. Each must be a member of the organization who
+         *     can see the space (400 otherwise, naming the first that is not, and nobody is added); users already
+         *     asked stay as they were. Needs the `edit` permission of the space. A merged or archived change request
+         *     takes no new reviewers (409). Answers the ids of every requested reviewer of the change request.
+         */
+        post: operations["requestReviewersForChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /** @description Id of the user. */
+                userId: components["parameters"]["userId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a requested reviewer from a change request
+         * @description No longer asks the user for a review of the change request. Reviews the user already gave stay. Needs
+         *     the `edit` permission of the space; a user who was not asked answers 404.
+         */
+        delete: operations["removeRequestedReviewerFromChangeRequest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the reviews of a change request
+         * @description Answers every review of the change request, oldest first, outdated ones included (with `outdated`
+         *     true). Needs read access to the space.
+         */
+        get: operations["getReviewsByChangeRequestId"];
+        put?: never;
+        /**
+         * Review a change request
+         * @description Gives the caller's review of the change request's current revision: `approved` or `changes-requested`,
+         *     with an optional comment. A later review by the same member replaces the earlier one for the merge
+         *     rules; both stay listed. Needs the `review` permission of the space. The creator of the change request
+         *     cannot review it (403). Only `open` and `draft` change requests take reviews (409 for merged and
+         *     archived ones).
+         */
+        post: operations["submitChangeRequestReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /** @description Id of the review. */
+                reviewId: components["parameters"]["reviewId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a review of a change request
+         * @description Answers one review of the change request; a review of another change request answers 404. Needs read access to the space.
+         */
+        get: operations["getChangeRequestReviewById"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3695,6 +3830,23 @@ export interface components {
             readonly comments: number;
             /** @description True when the main content of the space changed since the change request started or was last updated. */
             readonly outdated: boolean;
+            /**
+             * @description Whether the caller could merge the change request now under the merge rules that apply to its space
+             *     (the space's own, or the organization's when the space inherits), and which rules are unmet. Present
+             *     in the answers about one change request (get, create, update, content edits) while it is not merged;
+             *     lists leave it out. It does not check conflicts with the main content, which only a merge finds.
+             */
+            readonly mergeability?: {
+                /** @description True when no rule stops the caller from merging (rules all pass, or the caller may bypass them). */
+                mergeable: boolean;
+                /** @description Every rule that does not pass, with why; empty when all pass. */
+                unmetRules: {
+                    /** @description Kind of the unmet rule (a `rule` of MergeRule). */
+                    rule: string;
+                    /** @description Why the rule is not met. */
+                    message: string;
+                }[];
+            };
             /** @description Id of the conversation issues cluster the change request addresses, if linked to one. */
             readonly conversationsIssuesCluster?: string;
             /** @description Links to the change request. */
@@ -5630,6 +5782,75 @@ export interface components {
             /** @description The conflicting pages. */
             readonly conflicts: components["schemas"]["ChangeRequestConflict"][];
         };
+        /** @description A member whose review of a change request was asked for. */
+        ChangeRequestRequestedReviewer: {
+            /** @constant */
+            readonly object: "change-request-requested-reviewer";
+            /** @description The member asked for a review. */
+            user: components["schemas"]["User"];
+            /**
+             * Format: date-time
+             * @description When the review was first asked for.
+             */
+            readonly requestedAt: string;
+        };
+        /** @description One page of the requested reviewers of a change request, in the order they were asked. */
+        ChangeRequestRequestedReviewerList: {
+            next?: components["schemas"]["ListNext"];
+            /** @description Total number of items in the list. */
+            count?: number;
+            items: components["schemas"]["ChangeRequestRequestedReviewer"][];
+        };
+        /**
+         * @description What a review says about a change request.
+         * @enum {string}
+         */
+        ChangeRequestReviewStatus: "approved" | "changes-requested";
+        /**
+         * @description The content of a comment or a reply, in one of three forms: `{markdown}` (Markdown text), `{document}` (a
+         *     rich document tree) or `{}` (no content). In a request, either filled form is accepted and stored. In an
+         *     answer, the form follows the `format` query parameter: `markdown` answers `{markdown}`, `document` answers
+         *     `{document}`; without `format` the body is answered in the form it was written in. An empty body is always
+         *     answered as `{}`.
+         */
+        CommentBody: {
+            /** @description The content as Markdown text. */
+            markdown: string;
+        } | {
+            document: components["schemas"]["JSONDocument"];
+        } | Record<string, never>;
+        /**
+         * @description A review of a change request by a member of the organization. A review belongs to the revision of the
+         *     change request it was given on: once the change request's content changes again (an edit or an update
+         *     from main), the review is `outdated`. Outdated reviews are still listed but no merge rule counts them.
+         */
+        ChangeRequestReview: {
+            /** @constant */
+            readonly object: "change-request-review";
+            /** @description Opaque identifier of the review. */
+            readonly id: string;
+            status: components["schemas"]["ChangeRequestReviewStatus"];
+            /** @description The member who gave the review. */
+            reviewer: components["schemas"]["User"];
+            /** @description Id of the change request's revision the review was given on. */
+            readonly revision: string;
+            /** @description True when the change request's content changed since the review was given. */
+            readonly outdated: boolean;
+            /** @description What the reviewer wrote with the review, in the form it was written in; absent when nothing was written. */
+            comment?: components["schemas"]["CommentBody"];
+            /**
+             * Format: date-time
+             * @description When the review was given.
+             */
+            readonly createdAt: string;
+        };
+        /** @description One page of the reviews of a change request, oldest first. */
+        ChangeRequestReviewList: {
+            next?: components["schemas"]["ListNext"];
+            /** @description Total number of items in the list. */
+            count?: number;
+            items: components["schemas"]["ChangeRequestReview"][];
+        };
         /** @description One emoji reaction on a comment or a reply, with the people who reacted with it. */
         CommentReaction: {
             /** @description The emoji of the reaction. */
@@ -5646,19 +5867,6 @@ export interface components {
                 readonly reactedAt: string;
             }[];
         };
-        /**
-         * @description The content of a comment or a reply, in one of three forms: `{markdown}` (Markdown text), `{document}` (a
-         *     rich document tree) or `{}` (no content). In a request, either filled form is accepted and stored. In an
-         *     answer, the form follows the `format` query parameter: `markdown` answers `{markdown}`, `document` answers
-         *     `{document}`; without `format` the body is answered in the form it was written in. An empty body is always
-         *     answered as `{}`.
-         */
-        CommentBody: {
-            /** @description The content as Markdown text. */
-            markdown: string;
-        } | {
-            document: components["schemas"]["JSONDocument"];
-        } | Record<string, never>;
         /**
          * @description A discussion started on a space: on the space as a whole, on one of its pages, on a block (node) of a page,
          *     on a cell of a table block, or on a change request. `status` is `open` until someone resolves the comment;
@@ -6212,6 +6420,8 @@ export interface components {
          *     only expressions whose inputs are deterministic, `false` none.
          */
         documentEvaluated: boolean | "deterministic-only";
+        /** @description Id of the review. */
+        reviewId: string;
         /** @description Id of the comment. */
         commentId: string;
         /** @description Id of the comment reply. */
@@ -6620,6 +6830,60 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateOrganizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description New name of the organization. */
+                    title?: string;
+                    /** @description New merge rules of the organization (`rules` or `none`). */
+                    mergeRules?: {
+                        /**
+                         * @description Use the rules listed in `rules`.
+                         * @constant
+                         */
+                        type: "rules";
+                        /** @description Rules that must all pass. */
+                        rules: components["schemas"]["MergeRule"][];
+                    } | {
+                        /**
+                         * @description No rule; change requests can be merged without review.
+                         * @constant
+                         */
+                        type: "none";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The organization after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
         };
@@ -10232,7 +10496,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The caller may not merge in this space, or the space is locked. */
+            /** @description The caller may not merge in this space, the space is locked, or a merge rule is unmet. */
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description The change request is already merged. */
@@ -10312,6 +10576,229 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description The change request is merged. */
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getRequestedReviewersByChangeRequestId: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the requested reviewers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestRequestedReviewerList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    requestReviewersForChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Ids of the users to ask for a review. */
+                    users: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The requested reviewers of the change request after the call. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Ids of every requested reviewer of the change request, in the order they were asked. */
+                        users: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The change request is merged or archived. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    removeRequestedReviewerFromChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /** @description Id of the user. */
+                userId: components["parameters"]["userId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user is no longer a requested reviewer. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The change request is merged. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getReviewsByChangeRequestId: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the reviews. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestReviewList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    submitChangeRequestReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    status: components["schemas"]["ChangeRequestReviewStatus"];
+                    /** @description What the reviewer has to say with the review. */
+                    comment?: components["schemas"]["CommentBody"];
+                };
+            };
+        };
+        responses: {
+            /** @description The new review. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestReview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The change request is merged or archived. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getChangeRequestReviewById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /** @description Id of the review. */
+                reviewId: components["parameters"]["reviewId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestReview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
         };

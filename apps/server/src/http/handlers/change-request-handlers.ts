@@ -9,8 +9,16 @@ import {
   updateChangeRequestById,
   type ChangeRequestPage,
 } from '../../services/change-request-service.js';
+import {
+  getChangeRequestReviewById,
+  getRequestedReviewersByChangeRequestId,
+  getReviewsByChangeRequestId,
+  removeRequestedReviewerFromChangeRequest,
+  requestReviewersForChangeRequest,
+  submitChangeRequestReview,
+} from '../../services/change-request-review-service.js';
 import { listAnswer } from '../../pagination.js';
-import { presentChangeRequest, presentInsertedFile } from '../presenters/change-request-presenter.js';
+import { presentChangeRequest, presentInsertedFile, presentRequestedReviewer, presentReview } from '../presenters/change-request-presenter.js';
 import type { PresentContext } from '../presenters/context.js';
 import type { Handlers } from '../registry.js';
 import type { HandlerDeps } from './deps.js';
@@ -67,6 +75,36 @@ export function changeRequestHandlers({ services, present }: HandlerDeps): Handl
     updateChangeRequest: async ({ caller, params }) => ({
       status: 200,
       body: await updateChangeRequest(services, caller, params.spaceId, params.changeRequestId),
+    }),
+
+    getRequestedReviewersByChangeRequestId: async ({ caller, params, query }) => {
+      const { page, viewer } = await getRequestedReviewersByChangeRequestId(services, caller, params.spaceId, params.changeRequestId, query);
+      return { status: 200, body: listAnswer(page, (listing) => presentRequestedReviewer(present, listing, viewer)) };
+    },
+
+    requestReviewersForChangeRequest: async ({ caller, params, body }) => ({
+      status: 200,
+      body: await requestReviewersForChangeRequest(services, caller, params.spaceId, params.changeRequestId, body),
+    }),
+
+    removeRequestedReviewerFromChangeRequest: async ({ caller, params }) => {
+      await removeRequestedReviewerFromChangeRequest(services, caller, params.spaceId, params.changeRequestId, params.userId);
+      return { status: 204 };
+    },
+
+    getReviewsByChangeRequestId: async ({ caller, params, query }) => {
+      const { page, currentRevisionId, viewer } = await getReviewsByChangeRequestId(services, caller, params.spaceId, params.changeRequestId, query);
+      return { status: 200, body: listAnswer(page, (listing) => presentReview(present, { ...listing, currentRevisionId, viewer })) };
+    },
+
+    submitChangeRequestReview: async ({ caller, params, body }) => ({
+      status: 201,
+      body: presentReview(present, await submitChangeRequestReview(services, caller, params.spaceId, params.changeRequestId, body)),
+    }),
+
+    getChangeRequestReviewById: async ({ caller, params }) => ({
+      status: 200,
+      body: presentReview(present, await getChangeRequestReviewById(services, caller, params.spaceId, params.changeRequestId, params.reviewId)),
     }),
 
     getChangeRequestPDF: async ({ caller, params, query }) => ({

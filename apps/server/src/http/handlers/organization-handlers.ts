@@ -1,4 +1,4 @@
-import { getOrganizationById, listOrganizationsForAuthenticatedUser } from '../../services/organization-service.js';
+import { getOrganizationById, listOrganizationsForAuthenticatedUser, updateOrganizationById } from '../../services/organization-service.js';
 import { listAnswer } from '../../pagination.js';
 import { presentOrganization } from '../presenters/organization-presenter.js';
 import { presentUser } from '../presenters/user-presenter.js';
@@ -20,6 +20,11 @@ export function organizationHandlers({ services, present }: HandlerDeps): Handle
 
     getOrganizationById: async ({ caller, params }) => {
       const found = await getOrganizationById(services, caller, params.organizationId);
+      return { status: 200, body: presentOrganization(present, found) };
+    },
+
+    updateOrganizationById: async ({ caller, params, body }) => {
+      const found = await updateOrganizationById(services, caller, params.organizationId, body);
       return { status: 200, body: presentOrganization(present, found) };
     },
   };

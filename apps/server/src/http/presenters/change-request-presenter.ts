@@ -1,7 +1,9 @@
 import type { components } from '@quire/api-types';
 import type { FileObject } from '../../content/index.js';
 import { canSeeMemberEmail } from '../../policies/member-policy.js';
+import type { ReviewView } from '../../services/change-request-review-service.js';
 import type { ChangeRequestView } from '../../services/change-request-service.js';
+import type { RequestedReviewerListing } from '../../stores/change-request-review-store.js';
 import type { UrlSigner } from '../../storage/signed-urls.js';
 import { apiUrl, appUrl, type PresentContext } from './context.js';
 import { presentUser } from './user-presenter.js';
@@ -22,7 +24,7 @@ function parseDocument(text: string | null): ApiChangeRequest['description'] | u
  * `outdated` compares the space's main revision with the one the request last caught up with; a merged
  * request is final and never outdated.
  */
-export function presentChangeRequest(context: PresentContext, { changeRequest: row, creator, mainRevisionId, spaceOrganizationId, viewer }: ChangeRequestView): ApiChangeRequest {
+export function presentChangeRequest(context: PresentContext, { changeRequest: row, creator, mainRevisionId, spaceOrganizationId, viewer, mergeability }: ChangeRequestView): ApiChangeRequest {
   const space = encodeURIComponent(row.space_id);
   const description = parseDocument(row.description);
   const ancestor = row.revision_merged_ancestor ?? row.revision_initial;
@@ -43,6 +45,7 @@ export function presentChangeRequest(context: PresentContext, { changeRequest: r
     ...(row.revision_merged ? { revisionMerged: row.revision_merged } : {}),
     comments: row.comments_count,
     outdated: row.status !== 'merged' && mainRevisionId !== ancestor,
+    ...(mergeability ? { mergeability: { mergeable: mergeability.mergeable, unmetRules: mergeability.unmetRules } } : {}),
     ...(row.conversations_issues_cluster ? { conversationsIssuesCluster: row.conversations_issues_cluster } : {}),
     urls: {
       app: appUrl(context, `/o/${encodeURIComponent(spaceOrganizationId)}/s/${space}/~/changes/${row.number}`),
@@ -62,5 +65,39 @@ export function presentInsertedFile(signer: UrlSigner | undefined, file: FileObj
     size: file.size,
     ...(file.dimensions ? { dimensions: file.dimensions } : {}),
     ...(file.git ? { git: file.git } : {}),
+  };
+}
+
+type ApiReview = components['schemas']['ChangeRequestReview'];
+type ApiRequestedReviewer = components['schemas']['ChangeRequestRequestedReviewer'];
+
+/** A review: outdated when the request's revision moved on since it was given. */
+export function presentReview(context: PresentContext, { review, reviewer, currentRevisionId, viewer }: ReviewView): ApiReview {
+  const comment = review.comment === null ? undefined : parseComment(review.comment);
+  return {
+    object: 'change-request-review',
+    id: review.id,
+    status: review.status as ApiReview['status'],
+    reviewer: presentUser(context, reviewer, { withEmail: canSeeMemberEmail(viewer.membership, viewer.userId, reviewer.id) }),
+    revision: review.revision_id,
+    outdated: review.revision_id !== currentRevisionId,
+    ...(comment ? { comment } : {}),
+    createdAt: review.created_at,
+  };
+}
+
+function parseComment(text: string): ApiReview['comment'] | undefined {
+  try {
+    return JSON.parse(text) as ApiReview['comment'];
+  } catch {
+    return undefined;
+  }
+}
+
+export function presentRequestedReviewer(context: PresentContext, { user, requestedAt }: RequestedReviewerListing, viewer: ChangeRequestView['viewer']): ApiRequestedReviewer {
+  return {
+    object: 'change-request-requested-reviewer',
+    user: presentUser(context, user, { withEmail: canSeeMemberEmail(viewer.membership, viewer.userId, user.id) }),
+    requestedAt,
   };
 }

@@ -1,0 +1,153 @@
+import type { components } from '@quire/api-types';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
+import { newId, nowIso } from '../ids.js';
+import { pageRequest } from '../pagination.js';
+import { canReviewOwnChangeRequest } from '../policies/merge-rule-policy.js';
+import { lockChangeRequest, type ChangeRequestRow } from '../stores/change-request-store.js';
+import {
+  addRequestedReviewers,
+  findReview,
+  insertReview,
+  listRequestedReviewers,
+  listReviews,
+  removeRequestedReviewer,
+  requestedReviewerIds,
+  REQUESTED_REVIEWER_ORDER_KEY_LENGTH,
+  REVIEW_ORDER_KEY_LENGTH,
+  type RequestedReviewerListing,
+  type ReviewListing,
+} from '../stores/change-request-review-store.js';
+import type { KeysetPage } from '../stores/keyset.js';
+import { findMemberIds } from '../stores/member-store.js';
+import type { Caller } from './caller.js';
+import { changeRequestGone, refuseIfMerged, requireChangeRequest, type ChangeRequestViewer } from './change-request-service.js';
+import type { ServiceContext } from './context.js';
+import { assertSpacePermission, userCanViewSpace } from './space-service.js';
+
+/* Requested reviewers and reviews of change requests; what they mean for merging is in change-request-rules.ts. */
+
+type CommentBody = components['schemas']['CommentBody'];
+type ReviewStatus = components['schemas']['ChangeRequestReviewStatus'];
+
+/** A review with what its API object needs. */
+export interface ReviewView extends ReviewListing {
+  /** The request's current revision: a review given on another one is outdated. */
+  currentRevisionId: string;
+  viewer: ChangeRequestViewer;
+}
+
+export interface ReviewPage {
+  page: KeysetPage<ReviewListing>;
+  currentRevisionId: string;
+  viewer: ChangeRequestViewer;
+}
+
+export interface RequestedReviewerPage {
+  page: KeysetPage<RequestedReviewerListing>;
+  viewer: ChangeRequestViewer;
+}
+
+/** Reviewers and reviews are changed only on requests still under work: not merged, not archived. */
+function refuseIfClosed(changeRequest: ChangeRequestRow): void {
+  refuseIfMerged(changeRequest);
+  if (changeRequest.status === 'archived') {
+    throw new ConflictError(`Change request #${changeRequest.number} is archived; set it back to draft or open first`);
+  }
+}
+
+export async function requestReviewersForChangeRequest(
+  context: ServiceContext,
+  caller: Caller,
+  spaceId: string,
+  idOrNumber: string,
+  body: { users: string[] },
+): Promise<{ users: string[] }> {
+  return context.db.transaction().execute(async (trx) => {
+    const tx: ServiceContext = { ...context, db: trx };
+    const found = await requireChangeRequest(tx, caller, spaceId, idOrNumber, { need: 'edit' });
+    const current = await lockChangeRequest(trx, context.dialect, found.changeRequest.id);
+    if (!current) throw changeRequestGone();
+    refuseIfClosed(current);
+    const users = [...new Set(body.users)];
+    const members = await findMemberIds(trx, found.space.organization_id, users);
+    for (const [index, userId] of body.users.entries()) {
+      if (!members.has(userId) || !(await userCanViewSpace(tx, userId, found.space.id))) {
+        throw new BadRequestError(`body.users.${index} is not a member of the organization who can see this space`);
+      }
+    }
+    await addRequestedReviewers(trx, current.id, users, nowIso());
+    return { users: await requestedReviewerIds(trx, current.id) };
+  });
+}
+
+export async function getRequestedReviewersByChangeRequestId(
+  context: ServiceContext,
+  caller: Caller,
+  spaceId: string,
+  idOrNumber: string,
+  query: { page?: string; limit?: number },
+): Promise<RequestedReviewerPage> {
+  const { after, limit } = pageRequest(query, REQUESTED_REVIEWER_ORDER_KEY_LENGTH);
+  const found = await requireChangeRequest(context, caller, spaceId, idOrNumber);
+  const page = await listRequestedReviewers(context.db, found.changeRequest.id, after, limit);
+  return { page, viewer: { userId: caller.user.id, membership: found.access.membership } };
+}
+
+export async function removeRequestedReviewerFromChangeRequest(context: ServiceContext, caller: Caller, spaceId: string, idOrNumber: string, userId: string): Promise<void> {
+  await context.db.transaction().execute(async (trx) => {
+    const found = await requireChangeRequest({ ...context, db: trx }, caller, spaceId, idOrNumber, { need: 'edit' });
+    const current = await lockChangeRequest(trx, context.dialect, found.changeRequest.id);
+    if (!current) throw changeRequestGone();
+    refuseIfMerged(current);
+    if (!(await removeRequestedReviewer(trx, current.id, userId))) throw new NotFoundError('This user is not a requested reviewer of the change request');
+  });
+}
+
+export async function submitChangeRequestReview(
+  context: ServiceContext,
+  caller: Caller,
+  spaceId: string,
+  idOrNumber: string,
+  body: { status: ReviewStatus; comment?: CommentBody },
+): Promise<ReviewView> {
+  return context.db.transaction().execute(async (trx) => {
+    const found = await requireChangeRequest({ ...context, db: trx }, caller, spaceId, idOrNumber);
+    assertSpacePermission(found.access, 'review');
+    const current = await lockChangeRequest(trx, context.dialect, found.changeRequest.id);
+    if (!current) throw changeRequestGone();
+    refuseIfClosed(current);
+    if (!canReviewOwnChangeRequest(caller.user.id, current.created_by)) throw new ForbiddenError('The author of a change request cannot review it');
+    const comment = body.comment !== undefined && Object.keys(body.comment).length > 0 ? JSON.stringify(body.comment) : null;
+    const review = {
+      id: newId(),
+      change_request_id: current.id,
+      reviewer_id: caller.user.id,
+      status: body.status,
+      comment,
+      revision_id: current.revision_id,
+      created_at: nowIso(),
+    };
+    await insertReview(trx, review);
+    return { review, reviewer: caller.user, currentRevisionId: current.revision_id, viewer: { userId: caller.user.id, membership: found.access.membership } };
+  });
+}
+
+export async function getReviewsByChangeRequestId(
+  context: ServiceContext,
+  caller: Caller,
+  spaceId: string,
+  idOrNumber: string,
+  query: { page?: string; limit?: number },
+): Promise<ReviewPage> {
+  const { after, limit } = pageRequest(query, REVIEW_ORDER_KEY_LENGTH);
+  const found = await requireChangeRequest(context, caller, spaceId, idOrNumber);
+  const page = await listReviews(context.db, found.changeRequest.id, after, limit);
+  return { page, currentRevisionId: found.changeRequest.revision_id, viewer: { userId: caller.user.id, membership: found.access.membership } };
+}
+
+export async function getChangeRequestReviewById(context: ServiceContext, caller: Caller, spaceId: string, idOrNumber: string, reviewId: string): Promise<ReviewView> {
+  const found = await requireChangeRequest(context, caller, spaceId, idOrNumber);
+  const review = await findReview(context.db, found.changeRequest.id, reviewId);
+  if (!review) throw new NotFoundError('No review of this change request matches this id');
+  return { ...review, currentRevisionId: found.changeRequest.revision_id, viewer: { userId: caller.user.id, membership: found.access.membership } };
+}
