@@ -74,7 +74,8 @@ export function buildProgram(): Command {
       const role: RoleOrGuest = options.role === 'guest' ? null : (options.role as RoleOrGuest);
       const result = await withServices((context) =>
         addMember(context, { organizationId: options.org, email: options.email, role, ...(options.name ? { displayName: options.name } : {}) }));
-      print({ userId: result.userId, token: result.token }, options.json);
+      // The README promises the organization too, so a script can chain commands on one parsed object.
+      print({ organizationId: options.org, userId: result.userId, token: result.token }, options.json);
     });
 
   program.command('create-token')

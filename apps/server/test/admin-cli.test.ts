@@ -39,7 +39,9 @@ describeEachDialect('admin command line', (dialect) => {
     const owner = JSON.parse(bootstrapped.stdout) as { organizationId: string };
     const member = await admin('add-member', '--org', owner.organizationId, '--email', 'writer@example.com', '--role', 'edit', '--json');
     expect(member.code, member.stderr).toBe(0);
-    const { userId, token } = JSON.parse(member.stdout) as { userId: string; token: string };
+    const { organizationId, userId, token } = JSON.parse(member.stdout) as { organizationId: string; userId: string; token: string };
+    expect(Object.keys(JSON.parse(member.stdout) as object).sort()).toEqual(['organizationId', 'token', 'userId']);
+    expect(organizationId).toBe(owner.organizationId);
     const client = createQuireClient({ baseUrl: server.url, token, retry: false });
     const org = await unwrap(client.GET('/orgs/{organizationId}', { params: { path: { organizationId: owner.organizationId } } }));
     expect(org.permissions).toMatchObject({ admin: false, createContent: false, listMembers: true });
