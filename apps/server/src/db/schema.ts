@@ -21,6 +21,10 @@ export interface ApiTokensTable {
   label: string | null;
   created_at: string;
   last_used_at: string | null;
+  /** Set on sessions started by a sign-in (0130): the token acts in this organization only. */
+  organization_id: string | null;
+  /** Set on sessions (0130): the token stops working at this time. */
+  expires_at: string | null;
 }
 
 export interface OrganizationsTable {
@@ -505,6 +509,38 @@ export interface IntegrationTagsTable {
   value: string;
 }
 
+/** A SAML identity provider of an organization (0130); the IdP fields are null until configured. */
+export interface SamlProvidersTable {
+  id: string;
+  organization_id: string;
+  label: string;
+  sso_url: string | null;
+  entity_id: string | null;
+  certificate: string | null;
+  default_team_id: string | null;
+  /** A role, or null: people joining through the provider become guests. */
+  default_role: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Assertion ids a provider's responses carried, accepted once each (0130). */
+export interface SamlAssertionsTable {
+  provider_id: string;
+  assertion_id: string;
+  expires_at: string;
+}
+
+/** One-time codes that hand a signed-in session to the command line (0130). */
+export interface CliAuthCodesTable {
+  code_hash: string;
+  user_id: string;
+  organization_id: string;
+  redirect_uri: string;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -541,4 +577,7 @@ export interface Database {
   integrations: IntegrationsTable;
   integration_versions: IntegrationVersionsTable;
   integration_tags: IntegrationTagsTable;
+  saml_providers: SamlProvidersTable;
+  saml_assertions: SamlAssertionsTable;
+  cli_auth_codes: CliAuthCodesTable;
 }

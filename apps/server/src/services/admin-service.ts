@@ -42,7 +42,7 @@ async function findOrCreateUser(db: Db, email: string, displayName: string | und
 
 async function issueToken(db: Db, userId: string, label: string): Promise<string> {
   const token = newApiToken();
-  await insertToken(db, { id: newId(), user_id: userId, token_hash: hashToken(token), label, created_at: nowIso(), last_used_at: null });
+  await insertToken(db, { id: newId(), user_id: userId, token_hash: hashToken(token), label, created_at: nowIso(), last_used_at: null, organization_id: null, expires_at: null });
   return token;
 }
 

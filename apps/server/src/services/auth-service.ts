@@ -15,6 +15,9 @@ export async function authenticate(context: ServiceContext, tokenHash: string | 
   if (tokenHash === undefined) throw new UnauthorizedError('A valid bearer token is required');
   const found = await findTokenWithUser(context.db, tokenHash);
   if (!found) throw new UnauthorizedError('The bearer token is unknown or revoked');
+  if (found.token.expires_at !== null && Date.parse(found.token.expires_at) <= Date.now()) {
+    throw new UnauthorizedError('The session has expired: sign in again');
+  }
   const lastUsed = found.token.last_used_at ? Date.parse(found.token.last_used_at) : 0;
   if (Date.now() - lastUsed > TOUCH_INTERVAL_MS) {
     // Best effort: a failed touch must not fail the request it accompanies.
@@ -22,5 +25,9 @@ export async function authenticate(context: ServiceContext, tokenHash: string | 
       context.logger.warn({ err: error, tokenId: found.token.id }, 'could not record token use');
     });
   }
-  return { user: found.user, tokenId: found.token.id };
+  return {
+    user: found.user,
+    tokenId: found.token.id,
+    ...(found.token.organization_id !== null ? { organizationId: found.token.organization_id } : {}),
+  };
 }

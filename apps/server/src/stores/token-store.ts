@@ -15,6 +15,7 @@ const tokenWithUser = prepared((db: Db, tokenHash: string) => db
   .innerJoin('users as u', 'u.id', 't.user_id')
   .select([
     't.id as token_id', 't.user_id', 't.token_hash', 't.label', 't.created_at as token_created_at', 't.last_used_at',
+    't.organization_id', 't.expires_at',
     'u.email', 'u.display_name', 'u.photo_url', 'u.created_at as user_created_at',
   ])
   .where('t.token_hash', '=', tokenHash));
@@ -24,7 +25,10 @@ export async function findTokenWithUser(db: Db, tokenHash: string): Promise<{ to
   const [row] = await tokenWithUser(db, tokenHash);
   if (!row) return undefined;
   return {
-    token: { id: row.token_id, user_id: row.user_id, token_hash: row.token_hash, label: row.label, created_at: row.token_created_at, last_used_at: row.last_used_at },
+    token: {
+      id: row.token_id, user_id: row.user_id, token_hash: row.token_hash, label: row.label, created_at: row.token_created_at,
+      last_used_at: row.last_used_at, organization_id: row.organization_id, expires_at: row.expires_at,
+    },
     user: { id: row.user_id, email: row.email, display_name: row.display_name, photo_url: row.photo_url, created_at: row.user_created_at },
   };
 }

@@ -1,0 +1,49 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { Db } from '../db/index.js';
+import type { SamlProvidersTable } from '../db/schema.js';
+import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
+
+/** SAML identity providers of organizations and the assertion ids they have had accepted. */
+
+export type SamlProviderRow = Selectable<SamlProvidersTable>;
+export type SamlProviderChanges = Omit<Updateable<SamlProvidersTable>, 'id' | 'organization_id' | 'created_at'>;
+
+const PROVIDER_ORDER: KeysetOrder<SamlProviderRow> = {
+  columns: ['created_at', 'id'],
+  keyOf: (row) => [row.created_at, row.id],
+};
+export const SAML_PROVIDER_ORDER_KEY_LENGTH = PROVIDER_ORDER.columns.length;
+
+export async function listSamlProviders(db: Db, organizationId: string, after: ReadonlyArray<string | number> | undefined, limit: number): Promise<KeysetPage<SamlProviderRow>> {
+  return keysetPage(db.selectFrom('saml_providers').selectAll().where('organization_id', '=', organizationId), PROVIDER_ORDER, after, limit);
+}
+
+/** The providers people can sign in through: those whose identity-provider side is complete. */
+export async function listActiveSamlProviders(db: Db, organizationId: string): Promise<SamlProviderRow[]> {
+  return db.selectFrom('saml_providers').selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('sso_url', 'is not', null).where('entity_id', 'is not', null).where('certificate', 'is not', null)
+    .orderBy('created_at').orderBy('id')
+    .execute();
+}
+
+export async function findSamlProvider(db: Db, organizationId: string, id: string): Promise<SamlProviderRow | undefined> {
+  return db.selectFrom('saml_providers').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+}
+
+/** A provider by id alone: sign-in URLs carry only the provider's id. */
+export async function findSamlProviderById(db: Db, id: string): Promise<SamlProviderRow | undefined> {
+  return db.selectFrom('saml_providers').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertSamlProvider(db: Db, row: SamlProviderRow): Promise<void> {
+  await db.insertInto('saml_providers').values(row).execute();
+}
+
+export async function updateSamlProvider(db: Db, id: string, changes: SamlProviderChanges): Promise<void> {
+  await db.updateTable('saml_providers').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteSamlProvider(db: Db, organizationId: string, id: string): Promise<void> {
+  await db.deleteFrom('saml_providers').where('organization_id', '=', organizationId).where('id', '=', id).execute();
+}
