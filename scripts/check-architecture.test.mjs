@@ -157,6 +157,28 @@ describe('check-architecture', () => {
     ]);
   });
 
+  it('fails SQL built in search/ and in a bench: both read and write through stores', () => {
+    const result = check({
+      'search/search-query.ts': [
+        "import { sql } from 'kysely';",
+        "import type { Db } from '../db/index.js';",
+        "import { findSpace } from '../stores/space-store.js';",
+        'export const search = async (db: Db, id: string) => (await findSpace(db, id)) && sql`select 1`.execute(db);',
+        '',
+      ].join('\n'),
+      'bench/edit-bench.ts': [
+        "import type { Db } from '../db/index.js';",
+        "import { findSpace } from '../stores/space-store.js';",
+        "export const seed = async (db: Db) => { await findSpace(db, 'x'); await db.insertInto('spaces').values({ id: 'x' }).execute(); };",
+        '',
+      ].join('\n'),
+    });
+    expect(result.violations.map(formatViolation)).toEqual([
+      'bench/edit-bench.ts:3: builds SQL (.insertInto()) outside stores and db',
+      'search/search-query.ts:4: builds SQL (Kysely sql`...` template) outside stores and db',
+    ]);
+  });
+
   it('fails a presenter that value-imports a store, and allows its type-only imports', () => {
     const result = check({
       'http/presenters/space-presenter.ts': [

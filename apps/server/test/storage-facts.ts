@@ -4,6 +4,7 @@ import { SqlObjectReader } from '../src/stores/content-object-store.js';
 import { findJob, type JobRow } from '../src/stores/job-store.js';
 import { findLinkSet, type RevisionLinkSetRow } from '../src/stores/revision-link-store.js';
 import { findRevisionById, type RevisionRow } from '../src/stores/revision-store.js';
+import { findIndexedRevision } from '../src/stores/search-store.js';
 import type { TestServer } from './server.js';
 
 /*
@@ -99,8 +100,7 @@ export async function storedDiscussionOf(server: TestServer, commentId: string):
 
 /** The revision a space's search index was last built from, if it has one. */
 export async function searchIndexRevision(server: TestServer, spaceId: string): Promise<string | undefined> {
-  const row = await server.db.selectFrom('search_spaces').select('revision_id').where('space_id', '=', spaceId).executeTakeFirst();
-  return row?.revision_id;
+  return findIndexedRevision(server.db, spaceId);
 }
 
 /** The order keys of the spaces of a collection, unordered (the API shows the order, not the keys). */

@@ -28,35 +28,35 @@ export async function openBenchDatabase(
   options: { keep?: boolean; log?: (line: string) => void } = {},
 ): Promise<BenchDatabase> {
   const log = options.log ?? (() => {});
+  let config: DatabaseConfig;
+  /** Where the database is, for the log, and how to take it away when the bench made it. */
+  let where: string;
+  let remove: (() => Promise<void>) | undefined;
   if (url?.startsWith('postgres')) {
     const target = new URL(url);
     const given = target.searchParams.get('schema');
     const schema = given ?? `${name}_bench_${newId(10).toLowerCase()}`;
     target.searchParams.set('schema', schema);
-    const config = parseDatabaseUrl(target.toString());
-    const handle = await openDatabase(config);
-    return {
-      handle,
-      config,
-      cleanup: async () => {
-        await handle.close();
-        if (given) return;
-        if (options.keep) return log(`kept schema ${schema}`);
-        target.searchParams.delete('schema');
-        await dropPostgresSchema(target.toString(), schema);
-      },
-    };
+    config = parseDatabaseUrl(target.toString());
+    where = `schema ${schema}`;
+    if (!given && config.dialect === 'postgres') {
+      const database = config.connectionString;
+      remove = () => dropPostgresSchema(database, schema);
+    }
+  } else {
+    const dir = url ? undefined : mkdtempSync(join(tmpdir(), `quire-${name}-bench-`));
+    config = parseDatabaseUrl(url ?? `sqlite:${join(dir!, 'bench.db')}`);
+    where = config.dialect === 'sqlite' ? config.file : 'database';
+    if (dir) remove = async () => rmSync(dir, { recursive: true, force: true });
   }
-  const dir = url ? undefined : mkdtempSync(join(tmpdir(), `quire-${name}-bench-`));
-  const config = parseDatabaseUrl(url ?? `sqlite:${join(dir!, 'bench.db')}`);
   const handle = await openDatabase(config);
   return {
     handle,
     config,
     cleanup: async () => {
       await handle.close();
-      if (options.keep) return log(`kept ${config.dialect === 'sqlite' ? config.file : 'database'}`);
-      if (dir) rmSync(dir, { recursive: true, force: true });
+      if (options.keep) return log(`kept ${where}`);
+      await remove?.();
     },
   };
 }

@@ -2,14 +2,11 @@ import { closeAnalysisPool } from '../analysis/analysis-pool.js';
 import { DEFAULT_SIMILARITY_THRESHOLD, MAX_CLUSTER_TERMS } from '../analysis/clustering.js';
 import { MAX_ISSUES_PER_CONVERSATION } from '../analysis/issues.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { createLogger } from '../logger.js';
-import { bootstrap } from '../services/admin-service.js';
 import { analyseConversations } from '../services/conversation-analysis.js';
 import { ingestConversation } from '../services/conversation-service.js';
-import type { ServiceContext } from '../services/context.js';
 import { countAnalysisResults } from '../stores/conversation-store.js';
-import { findUserById } from '../stores/user-store.js';
 import { openBenchDatabase } from './bench-database.js';
+import { bootstrapBench } from './bench-owner.js';
 import { generateCorpus, LABELLED_SET, learnThreshold, scoreGrouping, SPLIT_SEED, splitSet, type GroupingScore } from './conversation-corpus.js';
 import { printReport, runIfScript, stringOption } from './report.js';
 
@@ -39,19 +36,17 @@ async function measureScale(size: number, databaseUrl: string | undefined, log: 
   const bench = await openBenchDatabase('conversations', databaseUrl);
   try {
     await migrateToLatest(bench.handle);
-    const context: ServiceContext = { db: bench.handle.db, dialect: bench.handle.dialect, logger: createLogger('silent') };
-    const owner = await bootstrap(context, { organizationTitle: 'Bench', email: 'bench@example.com' });
-    const caller = { user: (await findUserById(context.db, owner.userId))!, tokenId: 'bench' };
+    const { context, caller, organizationId } = await bootstrapBench(bench.handle, 'Bench');
     const corpus = generateCorpus({ count: size, seed: 1000 + size }).map((item) => item.conversation);
     log(`conversations bench: ingesting ${size} conversations...`);
     const ingestStart = performance.now();
-    for (let start = 0; start < corpus.length; start += 100) await ingestConversation(context, caller, owner.organizationId, corpus.slice(start, start + 100));
+    for (let start = 0; start < corpus.length; start += 100) await ingestConversation(context, caller, organizationId, corpus.slice(start, start + 100));
     const ingestMs = performance.now() - ingestStart;
     log(`conversations bench: analysing ${size} conversations...`);
     const analyseStart = performance.now();
-    await analyseConversations(context, owner.organizationId);
+    await analyseConversations(context, organizationId);
     const analyseMs = performance.now() - analyseStart;
-    const { issues, clusters } = await countAnalysisResults(context.db, owner.organizationId);
+    const { issues, clusters } = await countAnalysisResults(context.db, organizationId);
     return { conversations: size, ingestMs: Math.round(ingestMs), analyseMs: Math.round(analyseMs), issues, clusters };
   } finally {
     await bench.cleanup();

@@ -1,18 +1,14 @@
 import { TreeWriter, WorkingTree } from '../content/index.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { newId, nowIso } from '../ids.js';
-import { createLogger } from '../logger.js';
-import { bootstrap } from '../services/admin-service.js';
-import type { Caller } from '../services/caller.js';
 import { updateChangeRequestContent } from '../services/change-request-content.js';
 import { createChangeRequest } from '../services/change-request-service.js';
-import type { ServiceContext } from '../services/context.js';
 import { createSpace } from '../services/space-service.js';
 import { contentObjectTotals, putObjects, SqlObjectReader } from '../stores/content-object-store.js';
 import { findRevisionById, insertRevision } from '../stores/revision-store.js';
 import { setSpaceMainRevision } from '../stores/space-store.js';
-import { findUserById } from '../stores/user-store.js';
 import { openBenchDatabase } from './bench-database.js';
+import { bootstrapBench } from './bench-owner.js';
 import { positiveIntegerOption, printReport, runIfScript, stringOption } from './report.js';
 
 /*
@@ -81,12 +77,9 @@ export async function runEditBench(options: EditBenchOptions = {}): Promise<Edit
   try {
     const { handle } = database;
     await migrateToLatest(handle);
-    const context: ServiceContext = { db: handle.db, dialect: handle.dialect, logger: createLogger('silent') };
-    const owner = await bootstrap(context, { organizationTitle: 'Edit bench', email: `bench-${newId(6).toLowerCase()}@example.com` });
-    const user = await findUserById(handle.db, owner.userId);
-    if (!user) throw new Error('the bench user was not created');
-    const caller: Caller = { user, tokenId: 'bench' };
-    const { space } = await createSpace(context, caller, owner.organizationId, { title: 'Large space' });
+    const { context, caller, organizationId } = await bootstrapBench(handle, 'Edit bench');
+    const user = caller.user;
+    const { space } = await createSpace(context, caller, organizationId, { title: 'Large space' });
 
     log(`building ${sections * perSection} pages`);
     let started = performance.now();

@@ -8,16 +8,13 @@ import { openDatabase } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { gitImportJob, GIT_IMPORT_JOB } from '../jobs/git-import-job.js';
 import { JobRunner } from '../jobs/runner.js';
-import { createLogger } from '../logger.js';
-import { bootstrap } from '../services/admin-service.js';
-import type { ServiceContext } from '../services/context.js';
 import { importGitRepository } from '../services/git-sync-service.js';
 import { createSpace } from '../services/space-service.js';
 import { LocalDiskBlobStorage } from '../storage/blob-storage.js';
 import { contentObjectTotals } from '../stores/content-object-store.js';
 import { findGitSyncOperation, findGitSyncState } from '../stores/git-sync-store.js';
 import { findSpaceById } from '../stores/space-store.js';
-import { findUserById } from '../stores/user-store.js';
+import { bootstrapBench } from './bench-owner.js';
 import { printReport, runIfScript } from './report.js';
 
 /*
@@ -138,19 +135,12 @@ export async function runImportBench(options: ImportBenchOptions = {}): Promise<
     const database = await openDatabase(parseDatabaseUrl(`sqlite:${join(work, 'quire.db')}`));
     try {
       await migrateToLatest(database);
-      const context: ServiceContext = {
-        db: database.db,
-        dialect: database.dialect,
-        logger: createLogger('silent'),
+      const { context, caller, organizationId } = await bootstrapBench(database, 'Bench', {
         // The repository is a local folder.
         allowLocalUrls: true,
         blobStorage: new LocalDiskBlobStorage({ dir: join(work, 'blobs') }),
-      };
-      const owner = await bootstrap(context, { organizationTitle: 'Bench', email: 'bench@example.com' });
-      const user = await findUserById(database.db, owner.userId);
-      if (!user) throw new Error('the bench user was not created');
-      const caller = { user, tokenId: 'bench' };
-      const { space } = await createSpace(context, caller, owner.organizationId, { title: 'Imported' });
+      });
+      const { space } = await createSpace(context, caller, organizationId, { title: 'Imported' });
       await importGitRepository(context, caller, space.id, { url: pathToFileURL(repo).href, ref: 'refs/heads/main' });
 
       const runner = new JobRunner({ services: context, handlers: { [GIT_IMPORT_JOB]: gitImportJob() } });

@@ -3,14 +3,9 @@ import { openBenchDatabase, type BenchDatabase } from '../bench/bench-database.j
 import { positiveIntegerOption, printReport, runIfScript, stringOption } from '../bench/report.js';
 import { checkpointSqlite } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { newId } from '../ids.js';
-import { createLogger } from '../logger.js';
-import { bootstrap } from '../services/admin-service.js';
-import type { Caller } from '../services/caller.js';
-import type { ServiceContext } from '../services/context.js';
 import { createSpace } from '../services/space-service.js';
 import { searchTableBytes } from '../stores/search-store.js';
-import { findUserById } from '../stores/user-store.js';
+import { bootstrapBench } from '../bench/bench-owner.js';
 import { reindexSpace, type SearchPageInput } from './search-index.js';
 import { SEARCH_CANDIDATE_LIMIT, searchSpace } from './search-query.js';
 import { seededRandom as random } from '../bench/seeded-random.js';
@@ -224,12 +219,8 @@ export async function runSearchBench(options: SearchBenchOptions = {}): Promise<
     const { db, dialect } = database.handle;
     await migrateToLatest(database.handle);
     // The organization and its spaces are made as the API makes them; only their search rows are the bench's.
-    const context: ServiceContext = { db, dialect, logger: createLogger('silent') };
-    const owner = await bootstrap(context, { organizationTitle: 'Search bench', email: `bench-${newId(6).toLowerCase()}@example.com` });
-    const user = await findUserById(db, owner.userId);
-    if (!user) throw new Error('the bench user was not created');
-    const caller: Caller = { user, tokenId: 'bench' };
-    const newSpace = async (title: string): Promise<string> => (await createSpace(context, caller, owner.organizationId, { title })).space.id;
+    const { context, caller, organizationId } = await bootstrapBench(database.handle, 'Search bench');
+    const newSpace = async (title: string): Promise<string> => (await createSpace(context, caller, organizationId, { title })).space.id;
 
     const text = new TextGenerator(options.seed ?? 20240611);
     log(`generating ${pageCount} pages`);

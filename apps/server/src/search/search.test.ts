@@ -3,14 +3,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect, openTestDatabase } from '../../test/dialects.js';
 import type { Db } from '../db/index.js';
 import { BadRequestError } from '../errors.js';
-import { newId } from '../ids.js';
-import { createLogger } from '../logger.js';
-import { bootstrap } from '../services/admin-service.js';
-import type { Caller } from '../services/caller.js';
-import type { ServiceContext } from '../services/context.js';
+import { bootstrapBench, type BenchOwner } from '../bench/bench-owner.js';
 import { createSpace } from '../services/space-service.js';
 import { deleteSpaceRow } from '../stores/space-store.js';
-import { findUserById } from '../stores/user-store.js';
 import { MemoryObjectStore, TreeWriter, readMarkdown } from '../content/objects.js';
 import { WorkingTree, materialize } from '../content/tree.js';
 import { ROWS_PER_BLOCK, dropSpace, indexedRevision, reindexSpace, searchPagesOf, type SearchPageInput } from './search-index.js';
@@ -31,13 +26,11 @@ const ids = (answer: SearchAnswer): string[] => answer.items.map((item) => item.
 describeEachDialect('search', (dialect) => {
   let database: Awaited<ReturnType<typeof openTestDatabase>>;
   let db: Db;
-  let context: ServiceContext;
-  let caller: Caller;
-  let organizationId: string;
+  let owner: BenchOwner;
 
   /** A space to index (the search tables refer to spaces), made as the API makes one. */
   async function newSpace(): Promise<string> {
-    const { space } = await createSpace(context, caller, organizationId, { title: 'Searched' });
+    const { space } = await createSpace(owner.context, owner.caller, owner.organizationId, { title: 'Searched' });
     return space.id;
   }
 
@@ -50,12 +43,7 @@ describeEachDialect('search', (dialect) => {
   beforeAll(async () => {
     database = await openTestDatabase(dialect);
     db = database.db;
-    context = { db, dialect, logger: createLogger('silent') };
-    const owner = await bootstrap(context, { organizationTitle: 'Search tests', email: `search-${newId(6).toLowerCase()}@example.com` });
-    const user = await findUserById(db, owner.userId);
-    if (!user) throw new Error('the test user was not created');
-    caller = { user, tokenId: 'search-tests' };
-    organizationId = owner.organizationId;
+    owner = await bootstrapBench(database, 'Search tests');
   });
 
   afterAll(async () => {
