@@ -4,7 +4,8 @@ import { loadBundledSpec, type OperationInfo } from '../../src/http/openapi/spec
 import { describeEachDialect } from '../dialects.js';
 import { useTestServer } from '../helpers.js';
 import { buildWorld, providedParameters, type World } from './providers.js';
-import { BAD_PATH_VALUES, badQueryValues, badValues, bodyFields, bodySchemaOf, parametersOf, Random, setAt, validValue, type Parameter } from './spec-walk.js';
+import { validRequest } from './requests.js';
+import { BAD_PATH_VALUES, badQueryValues, badValues, bodyFields, bodySchemaOf, parametersOf, Random, setAt, type Parameter } from './spec-walk.js';
 
 /*
  * The bad-input gate. For every implemented operation of the bundled spec it builds a valid request from the
@@ -141,11 +142,9 @@ describeEachDialect('bad-input gate', (dialect) => {
       const missing = pathParameters.filter((parameter) => !provided.has(parameter.name));
       for (const parameter of missing) figures.missingProviders.add(parameter.name);
       if (missing.length === 0) figures.operationsWithRealIds += 1;
-      const validPath = Object.fromEntries(pathParameters.map((parameter) => [parameter.name, world.ids[parameter.name] ?? 'noProviderYet000000']));
+      const { path: validPath, query: validQuery, body: validBody } = validRequest(spec, operation, world);
       const queryParameters = parameters.filter((parameter) => parameter.in === 'query');
-      const validQuery = Object.fromEntries(queryParameters.filter((parameter) => parameter.required).map((parameter) => [parameter.name, String(validValue(spec, parameter.schema))]));
       const bodySchema = bodySchemaOf(spec, operation);
-      const validBody = bodySchema ? validValue(spec, bodySchema) : undefined;
       const mutations = mutationsOf(operation, random, { pathParameters, queryParameters, bodySchema, validBody, cursors, bomb, spec });
 
       let urls = snapshotUrls(operation);

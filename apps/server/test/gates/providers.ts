@@ -168,3 +168,33 @@ registerProvider({
     return { integrationName };
   },
 });
+
+/*
+ * Valid bodies the schemas alone do not give (a pattern, "at least one property", ids of real things). The
+ * gates build every other body from the schema; a family whose operations need one registers it here.
+ */
+const bodies = new Map<string, (world: World) => unknown>();
+
+export function registerValidBody(operationId: string, body: (world: World) => unknown): void {
+  if (bodies.has(operationId)) throw new Error(`two valid bodies for ${operationId}`);
+  bodies.set(operationId, body);
+}
+
+export function registeredValidBody(operationId: string, world: World): { body: unknown } | undefined {
+  const make = bodies.get(operationId);
+  return make ? { body: make(world) } : undefined;
+}
+
+const gitTarget = { url: 'https://git.example.invalid/owner/repo.git', ref: 'refs/heads/main' };
+registerValidBody('updateCollectionById', () => ({ title: 'Renamed collection' }));
+registerValidBody('moveCollection', () => ({ parent: null }));
+registerValidBody('transferCollection', (world) => ({ organization: id(world, 'organizationId') }));
+registerValidBody('updateSpaceById', () => ({ title: 'Renamed space' }));
+registerValidBody('moveSpace', () => ({ parent: null }));
+registerValidBody('transferSpace', (world) => ({ organization: id(world, 'organizationId') }));
+registerValidBody('updateChangeRequestById', () => ({ subject: 'Renamed change request' }));
+registerValidBody('updateCommentInSpace', () => ({ body: { markdown: 'Edited comment' } }));
+registerValidBody('updateCommentReplyInSpace', () => ({ body: { markdown: 'Edited reply' } }));
+registerValidBody('exportToGitRepository', () => ({ ...gitTarget, commitMessage: 'Export from the gates' }));
+registerValidBody('importGitRepository', () => gitTarget);
+registerValidBody('updateGlossaryEntries', () => ({ operations: [{ type: 'insert', translations: { en: 'page', fr: 'page' } }] }));
