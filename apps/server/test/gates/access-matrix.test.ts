@@ -142,15 +142,21 @@ describeEachDialect('access matrices', (dialect) => {
       if (url && (await snapshot(url)) !== before) failures.push(`${label}: refused, but ${url} changed`);
     };
 
+    // An operation sent with a made-up id (no provider gives its parameter yet) answers 404 or 400 to everyone
+    // whatever the policy, so it proves nothing here; the figures list it until its family registers a provider.
+    const withoutProvider = operations.filter((operation) => validRequest(spec, operation, world).missing.length > 0).map((operation) => operation.operationId);
+
     // Every refusal of another organization first: nothing may change, so the roles below see the same world.
     for (const operation of operations) {
       const label = `${operation.operationId} as another organization's admin`;
+      if (withoutProvider.includes(operation.operationId)) continue;
       if (operation.specPath.startsWith('/integrations/')) continue; // integrations are named globally, not per organization: see below
       await expectRefused(label, operation, outsider.token, [404]);
       crossChecked += 1;
     }
 
     for (const operation of operations) {
+      if (withoutProvider.includes(operation.operationId)) continue;
       const rule = ruleOf(operation);
       if (!rule) {
         withoutRule.push(operation.operationId);
@@ -175,6 +181,7 @@ describeEachDialect('access matrices', (dialect) => {
     console.log([
       `[access matrices ${dialect}] ${operations.length} operations with an id; another organization refused on ${crossChecked} (integrations are named globally and have their own suite)`,
       `  roles ${ROLES.map((role) => role ?? 'guest').join(', ')}: ${roleCells.checked} cells (${roleCells.allowed} allowed, ${roleCells.refused} refused) over ${operations.length - withoutRule.length} operations; no rule yet: ${withoutRule.join(', ') || 'none'}`,
+      `  no provider for a path parameter yet (not checked): ${withoutProvider.join(', ') || 'none'}`,
       `  ${requests} requests; failures: ${failures.length}; ${((Date.now() - started) / 1000).toFixed(1)} s`,
       ...failures.map((failure) => `  FAIL ${failure}`),
     ].join('\n'));
