@@ -4,7 +4,7 @@ import { loadBundledSpec, type OperationInfo } from '../../src/http/openapi/spec
 import { describeEachDialect } from '../dialects.js';
 import { useTestServer } from '../helpers.js';
 import { buildWorld, providedParameters, type World } from './providers.js';
-import { validRequest } from './requests.js';
+import { hasErrorShape, runOrder, sendRaw, snapshotUrl, urlOf as requestUrl, validRequest, type Answer } from './requests.js';
 import { BAD_PATH_VALUES, badQueryValues, badValues, bodyFields, bodySchemaOf, parametersOf, Random, setAt, type Parameter } from './spec-walk.js';
 
 /*
@@ -37,13 +37,6 @@ interface Mutation {
   mustRefuse?: boolean;
 }
 
-interface Sent {
-  status: number;
-  ms: number;
-  text: string;
-  contentType: string;
-}
-
 interface Figures {
   operations: number;
   operationsWithRealIds: number;
@@ -55,14 +48,6 @@ interface Figures {
   slowest: { ms: number; label: string };
   failures: string[];
   missingProviders: Set<string>;
-}
-
-/** GETs first, then writes, then deletes deepest path first, so a delete does not take others' resources. */
-function runOrder(a: OperationInfo, b: OperationInfo): number {
-  const rank = (operation: OperationInfo) => (operation.method === 'get' ? 0 : operation.method === 'delete' ? 2 : 1);
-  if (rank(a) !== rank(b)) return rank(a) - rank(b);
-  if (a.method === 'delete') return b.specPath.split('/').length - a.specPath.split('/').length;
-  return 0;
 }
 
 function deepJson(levels: number): string {
@@ -89,21 +74,8 @@ describeEachDialect('bad-input gate', (dialect) => {
     // A gzip body that inflates far past the body limit, made once.
     const bomb = gzipSync(JSON.stringify({ title: 'b'.repeat(20 * 1024 * 1024) }));
 
-    const urlOf = (operation: OperationInfo, path: Record<string, string>, query: Record<string, string | string[]> = {}) => {
-      const search = new URLSearchParams();
-      for (const [name, value] of Object.entries(query)) for (const one of Array.isArray(value) ? value : [value]) search.append(name, one);
-      const filled = operation.specPath.replace(/\{([^}]+)\}/g, (_, name: string) => path[name] ?? 'none');
-      const text = search.toString();
-      // Bad percent-encoding must reach the server as it is.
-      return `${server.url}/v1${filled}${text ? `?${text.replace(/%25ZZ%25/g, '%ZZ%')}` : ''}`;
-    };
-
-    async function send(method: string, url: string, init: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Sent> {
-      const begin = performance.now();
-      const response = await fetch(url, { method: method.toUpperCase(), headers: { ...auth, ...init.headers }, ...(init.body !== undefined ? { body: init.body } : {}) });
-      const text = await response.text();
-      return { status: response.status, ms: performance.now() - begin, text, contentType: response.headers.get('content-type') ?? '' };
-    }
+    const urlOf = (operation: OperationInfo, path: Record<string, string>, query: Record<string, string | string[]> = {}) => requestUrl(server.url, operation, path, query);
+    const send = (method: string, url: string, init: { headers?: Record<string, string>; body?: string | Buffer } = {}) => sendRaw(method, url, { token: world.org.token, ...init });
 
     // Cursors of every list that has a next page, to send to the other lists.
     const cursors: string[] = [];
@@ -115,20 +87,10 @@ describeEachDialect('bad-input gate', (dialect) => {
       if (next) cursors.push(next);
     }
 
-    /**
-     * The GET that shows what a write would change: its own path's, else its nearest parent's, where
-     * implemented. Reads get none (and run a few requests at a time): what they could change, no GET shows.
-     */
+    // The GET that shows what a write would change (none for reads, which run a few requests at a time).
     const snapshotUrls = (operation: OperationInfo): string[] => {
-      const segments = operation.specPath.split('/');
-      const urls: string[] = [];
-      if (operation.method === 'get') return urls;
-      for (let end = segments.length; end > 1 && urls.length < 1; end -= 1) {
-        const prefix = segments.slice(0, end).join('/');
-        const get = operations.find((candidate) => candidate.method === 'get' && candidate.specPath === prefix);
-        if (get && [...prefix.matchAll(/\{([^}]+)\}/g)].every((match) => world.ids[match[1]!])) urls.push(urlOf(get, world.ids));
-      }
-      return urls;
+      const url = snapshotUrl(server.url, operation, operations, world);
+      return url ? [url] : [];
     };
     const snapshot = async (urls: string[]) => Promise.all(urls.map(async (url) => {
       const answer = await send('get', url);
@@ -161,7 +123,7 @@ describeEachDialect('bad-input gate', (dialect) => {
           body = JSON.stringify(mutation.body !== undefined ? mutation.body : validBody).replace(JSON.stringify(DEEP), deepJson(5_000));
         }
         const headers = { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...mutation.headers };
-        let answer: Sent;
+        let answer: Answer;
         try {
           answer = await send(operation.method, urlOf(operation, { ...validPath, ...mutation.path }, { ...validQuery, ...mutation.query }), { headers, ...(body !== undefined ? { body } : {}) });
         } catch (error) {
@@ -178,13 +140,7 @@ describeEachDialect('bad-input gate', (dialect) => {
         }
         if (answer.status >= 400) {
           figures.refused += 1;
-          let shaped = false;
-          try {
-            const parsed = JSON.parse(answer.text) as { error?: { code?: unknown; message?: unknown } };
-            shaped = parsed.error?.code === answer.status && typeof parsed.error.message === 'string' && Object.keys(parsed).length === 1 && answer.contentType.startsWith('application/json');
-          } catch {
-            shaped = false;
-          }
+          const shaped = hasErrorShape(answer);
           if (!shaped) figures.failures.push(`${label}: ${answer.status} without the error shape: ${answer.text.slice(0, 200)}`);
           const after = await snapshot(urls);
           figures.snapshotChecks += urls.length;
