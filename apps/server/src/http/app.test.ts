@@ -142,6 +142,15 @@ describe('request flow', () => {
     }
   });
 
+  it('refuses the NUL character in path, query and body (PostgreSQL cannot store it) with 400 naming the field', async () => {
+    expect(await call('/things/abc%00d')).toMatchObject({ status: 400, body: { error: { code: 400, message: 'path.thingId must not contain the NUL character' } } });
+    expect(await call('/things?color=%00')).toMatchObject({ status: 400, body: { error: { code: 400, message: 'query.color must not contain the NUL character' } } });
+    const post = (body: unknown) => call('/things', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    expect(await post({ title: 'a\u0000b' })).toMatchObject({ status: 400, body: { error: { code: 400, message: 'body.title must not contain the NUL character' } } });
+    expect(await post({ title: 'ok', ['k\u0000']: 1 })).toMatchObject({ status: 400, body: { error: { code: 400, message: 'body must not have a property name with the NUL character' } } });
+    expect(await post({ title: 'no NUL here' })).toMatchObject({ status: 201 });
+  });
+
   it('answers headers over the limit with 431 in the error shape', async () => {
     const answer = await rawRequest(`GET /v1/things HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(answer.head).toMatch(/^HTTP\/1\.1 431 /);

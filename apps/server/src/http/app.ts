@@ -11,6 +11,7 @@ import { answerError, errorHandler } from './error-handler.js';
 import { BadRequestError, MethodNotAllowedError, NotFoundError, NotImplementedError, ServiceUnavailableError, UnauthorizedError } from '../errors.js';
 import { allHandlers } from './handlers/index.js';
 import { jsonBodyReader } from './middleware/body.js';
+import { refuseNulCharacters } from './middleware/nul.js';
 import { createRateLimiter } from './middleware/rate-limit.js';
 import { PathValidator, type PathValidatorOptions } from './openapi/route-validator.js';
 import { basePath, listOperations, loadBundledSpec, type OpenApiDocument, type OperationInfo } from './openapi/spec.js';
@@ -194,6 +195,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     }
     req.params = params;
     req.query = search ? { ...parseQueryString(search) } : {};
+    refuseNulCharacters({ path: params, query: req.query as Record<string, unknown>, body: req.body });
     route.validateRequest(req);
     state.checkResponse = route.checkResponse ?? undefined;
     const caller = operation.requiresAuth ? await authenticateRequest(req) : undefined;
