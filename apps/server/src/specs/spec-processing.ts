@@ -1,5 +1,5 @@
-import { BaseResolver, createConfig, getLineColLocation, lintDocument, makeDocumentFromString, ResolveError, Source, type NormalizedProblem } from '@redocly/openapi-core';
-import { LineCounter, parse, parseDocument } from 'yaml';
+import { BaseResolver, createConfig, getLineColLocation, lintDocument, parseYaml, ResolveError, Source, type NormalizedProblem } from '@redocly/openapi-core';
+import { LineCounter, parseDocument } from 'yaml';
 import { guardedFetch, OutboundUrlError, redactUrl } from '../net/url-guard.js';
 
 /*
@@ -61,25 +61,41 @@ function parseError(errors: SpecProblem[]): SpecProcessResult {
   return { ok: false, code: 'PARSE_ERROR', errors: errors.slice(0, MAX_PROBLEMS) };
 }
 
-/** Syntax and shape of the root, with line and column of each syntax error (the `yaml` parser reads JSON too). */
-type RootCheck = { checked: true; specVersion: string; value: Record<string, unknown> } | SpecProcessResult;
-
-function checkRoot(text: string): RootCheck {
+/** Line and column of each syntax error, from the `yaml` parser (which reads JSON too): thorough but slow, so only for a text that failed. */
+function syntaxErrors(text: string, fallback: string): SpecProcessResult {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  if (document.errors.length > 0) {
-    return parseError(document.errors.map((error) => {
-      const at = lineCounter.linePos(error.pos[0]);
-      const first = error.message.split('\n')[0] ?? error.message;
-      return { message: `Line ${at.line}, column ${at.col}: ${first}`, code: 'syntax' };
-    }));
+  if (document.errors.length === 0) return parseError([{ message: `The document cannot be read: ${fallback}`, code: 'syntax' }]);
+  return parseError(document.errors.map((error) => {
+    const at = lineCounter.linePos(error.pos[0]);
+    const first = error.message.split('\n')[0] ?? error.message;
+    return { message: `Line ${at.line}, column ${at.col}: ${first}`, code: 'syntax' };
+  }));
+}
+
+/** Reads JSON or YAML: JSON.parse first for JSON (ten to a hundred times faster on large documents), js-yaml otherwise. */
+function readText(text: string): { value: unknown } | SpecProcessResult {
+  if (/^\s*[{[]/.test(text)) {
+    try {
+      return { value: JSON.parse(text) as unknown };
+    } catch {
+      // Not strict JSON; YAML (a superset) may still read it.
+    }
   }
-  let value: unknown;
   try {
-    value = document.toJS({ maxAliasCount: 100 });
+    return { value: parseYaml(text) };
   } catch (error) {
-    return parseError([{ message: `The document cannot be read: ${error instanceof Error ? error.message : String(error)}`, code: 'syntax' }]);
+    return syntaxErrors(text, error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error));
   }
+}
+
+type RootCheck = { checked: true; specVersion: string; value: Record<string, unknown> } | SpecProcessResult;
+
+/** Syntax and shape of the root: JSON or YAML, an object, an OpenAPI version this service reads. */
+function checkRoot(text: string): RootCheck {
+  const read = readText(text);
+  if (!('value' in read)) return read;
+  const value = read.value;
   if (!isObject(value)) {
     return parseError([{ message: 'The document is not an OpenAPI document: its top level is not an object (expected a map with an `openapi` or `swagger` field)', code: 'not-openapi' }]);
   }
@@ -183,7 +199,9 @@ export async function processSpec(input: SpecProcessInput): Promise<SpecProcessR
   const resolver = new GuardedResolver(input);
   // Rules of the standard: the structure of each object and references that resolve. Style rules are for linters.
   const config = await createConfig({ rules: { struct: 'error', 'no-unresolved-refs': 'error' } } as never);
-  const document = makeDocumentFromString(input.text, input.sourceUrl ?? name);
+  // The document already read, rather than makeDocumentFromString (which would parse the text a second time,
+  // with js-yaml even for JSON: seconds for a multi-megabyte document). The source text stays for line numbers.
+  const document = { source: new Source(input.sourceUrl ?? name, input.text), parsed: checked.value };
   const problems = await lintDocument({ document: document as never, config: config.styleguide, externalRefResolver: resolver });
   const errors = problems.filter((problem) => problem.severity === 'error');
   if (errors.length > 0) {
@@ -196,7 +214,7 @@ export async function processSpec(input: SpecProcessInput): Promise<SpecProcessR
     return parseError(described);
   }
   const filesystem: Record<string, unknown> = { [name]: checked.value };
-  for (const [file, text] of resolver.loaded) filesystem[file] = parse(text, { maxAliasCount: 100 }) as unknown;
+  for (const [file, text] of resolver.loaded) filesystem[file] = parseYaml(text) as unknown;
   return {
     ok: true,
     specVersion: checked.specVersion,
