@@ -7,7 +7,7 @@ import { bundledSpecFile } from '../src/http/openapi/spec.js';
 import { OPENAPI_SPEC_PROCESS_JOB, openApiSpecJob } from '../src/jobs/openapi-spec-job.js';
 import { JobRunner } from '../src/jobs/runner.js';
 import { describeEachDialect } from './dialects.js';
-import { expectError, organizationWithPeople, useTestServer } from './helpers.js';
+import { createSpace, expectError, organizationWithPeople, useTestServer } from './helpers.js';
 import { startTestServer, type TestServer } from './server.js';
 
 const PETSTORE_30 = `openapi: 3.0.3
@@ -504,6 +504,39 @@ describeEachDialect('OpenAPI specifications', (dialect) => {
       expectError(await admin.client.GET('/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content', { params: { path: { organizationId, specSlug: 'h', versionId: 'nope' } } }), 404);
       const other = await org('Other org');
       expectError(await other.admin.client.GET('/orgs/{organizationId}/openapi/{specSlug}/versions/{versionId}/content', { params: { path: { organizationId, specSlug: 'h', versionId: old } } }), 404);
+    });
+  });
+
+  describe('applyTemplateToSpace from an organization OpenAPI specification', () => {
+    const applyReference = (client: QuireClient, spaceId: string, spec: string) =>
+      client.POST('/spaces/{spaceId}/content/template', { params: { path: { spaceId } }, body: { id: 'openapi-reference', params: { contentRefs: { spec: { kind: 'openapi', spec } } } } });
+    const openApiLinks = async (client: QuireClient, spaceId: string) =>
+      (await unwrap(client.GET('/spaces/{spaceId}/links', { params: { path: { spaceId } } }))).items.filter((item) => item.targetReference.kind === 'openapi');
+
+    it('computes the reference from the latest version, and checks the reference like a link', async () => {
+      const { organizationId, admin } = await org();
+      const owner = { organizationId, client: admin.client };
+      await unwrap(create(admin.client, organizationId, { slug: 'petstore', source: { text: PETSTORE_30 } }));
+      const early = await createSpace(owner);
+      expectError(await applyReference(admin.client, early.id, 'petstore'), 400, /no OpenAPI specification "petstore" with a processed version/);
+      await process();
+
+      const space = await createSpace(owner);
+      const applied = await applyReference(admin.client, space.id, 'petstore');
+      expect(applied.response.status, JSON.stringify(applied.error)).toBe(201);
+      const pages = (await unwrap(admin.client.GET('/spaces/{spaceId}/content/pages', { params: { path: { spaceId: space.id }, query: { computed: false } } }))).pages;
+      const reference = pages.find((page) => page.title === 'API reference')!;
+      expect(reference.computed).toEqual({ type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'petstore' } } } });
+      const markdown = (await unwrap(admin.client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: space.id, pageId: reference.id }, query: { format: 'markdown' } } }))).markdown!;
+      expect(markdown).toContain('Reference of Petstore (version 1.0.0), generated from `petstore`.');
+      const links = await openApiLinks(admin.client, space.id);
+      expect(links.map((item) => [item.status, item.targetReference])).toEqual([['ok', { kind: 'openapi', organization: organizationId, spec: 'petstore' }]]);
+
+      // A second space computed from the spec, whose links are first checked once the spec is gone: broken.
+      const orphan = await createSpace(owner);
+      await unwrap(applyReference(admin.client, orphan.id, 'petstore'));
+      await unwrap(admin.client.DELETE('/orgs/{organizationId}/openapi/{specSlug}', { params: path(organizationId, 'petstore') }));
+      expect((await openApiLinks(admin.client, orphan.id)).map((item) => item.status)).toEqual(['broken']);
     });
   });
 });

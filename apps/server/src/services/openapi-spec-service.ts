@@ -241,6 +241,31 @@ export async function rawOpenApiSpecVersion(context: ServiceContext, caller: Cal
   return version ? { text: version.root_text, format: version.root_format } : undefined;
 }
 
+/** The organization's spec named by `ref` (slug, or id). */
+async function specByRef(db: ServiceContext['db'], organizationId: string, ref: string): Promise<OpenApiSpecRow | undefined> {
+  const bySlug = await findOpenApiSpecBySlug(db, organizationId, ref);
+  if (bySlug) return bySlug;
+  const byId = await findOpenApiSpecById(db, ref);
+  return byId?.organization_id === organizationId ? byId : undefined;
+}
+
+/** Whether content may refer to the spec: the organization has it, with a version to read. */
+export async function openApiSpecResolves(db: ServiceContext['db'], organizationId: string, ref: string): Promise<boolean> {
+  return Boolean((await specByRef(db, organizationId, ref))?.last_version_id);
+}
+
+/**
+ * The root document of the latest version of the organization's spec named by `ref` (its slug, or its id),
+ * for content computed from it (the `openapi-reference` template) and for link checks. Undefined when the
+ * organization has no such spec, or it has no version yet.
+ */
+export async function latestOpenApiSpecDocument(context: ServiceContext, organizationId: string, ref: string): Promise<{ spec: OpenApiSpecRow; text: string } | undefined> {
+  const spec = await specByRef(context.db, organizationId, ref);
+  if (!spec?.last_version_id) return undefined;
+  const version = await findOpenApiSpecVersionContent(context.db, spec.id, spec.last_version_id);
+  return version ? { spec, text: version.root_text } : undefined;
+}
+
 export interface OpenApiProcessOptions {
   /** Time for fetching the source URL, and each external file. Default 30 s. */
   fetchTimeoutMs?: number;
