@@ -277,6 +277,31 @@ describeEachDialect('OpenAPI specifications', (dialect) => {
     });
   });
 
+  describe('createOpenAPISpec processing limits', () => {
+    const processWith = async (options: Parameters<typeof openApiSpecJob>[0]) => {
+      const runner = new JobRunner({ services: server.running.services, handlers: { [OPENAPI_SPEC_PROCESS_JOB]: openApiSpecJob(options) }, backoffMs: () => 60_000 });
+      while (await runner.runOnce()) { /* drain */ }
+    };
+
+    it('records a source larger than the size limit as FETCH_ERROR, and processing over the time limit as PARSE_ERROR', async () => {
+      const { organizationId, admin } = await org();
+      await unwrap(create(admin.client, organizationId, { slug: 'big', source: { url: `${web.url}/petstore.yaml` } }));
+      await processWith({ maxBytes: 100 });
+      const big = await get(admin.client, organizationId, 'big');
+      expect(big).toMatchObject({ lastProcessErrorCode: 'FETCH_ERROR', lastProcessedErrors: [{ code: 'too-large', message: expect.stringMatching(/larger than the limit of 100 bytes/) }] });
+
+      await unwrap(create(admin.client, organizationId, { slug: 'slowparse', source: { text: PETSTORE_30 } }));
+      // No worker thread answers within a millisecond: the limit ends it, and the next document gets a new one.
+      await processWith({ processTimeLimitMs: 1 });
+      const slow = await get(admin.client, organizationId, 'slowparse');
+      expect(slow).toMatchObject({ processingState: 'complete', lastProcessErrorCode: 'PARSE_ERROR', lastProcessedErrors: [{ code: 'too-slow' }] });
+      expect(slow.lastVersion).toBeUndefined();
+      await unwrap(put(admin.client, organizationId, 'slowparse', { source: { text: PETSTORE_30 } }));
+      await process();
+      expect((await get(admin.client, organizationId, 'slowparse')).lastVersion).toBeDefined();
+    });
+  });
+
   describe('createOpenAPISpec without QUIRE_ALLOW_LOCAL_URLS', () => {
     let strict: TestServer;
     beforeAll(async () => {

@@ -191,14 +191,21 @@ function describeProblem(problem: NormalizedProblem): SpecProblem {
   return { message: `${where}${problem.message}`, code: problem.ruleId };
 }
 
+let config: ReturnType<typeof createConfig> | undefined;
+
+/** Rules of the standard only: the structure of each object, and references that resolve. Style rules are for linters. Made once per thread. */
+function validationConfig(): ReturnType<typeof createConfig> {
+  config ??= createConfig({ rules: { struct: 'error', 'no-unresolved-refs': 'error' } } as never);
+  return config;
+}
+
 /** Parses and validates the document and loads what it refers to. Never throws for a bad document. */
 export async function processSpec(input: SpecProcessInput): Promise<SpecProcessResult> {
   const checked = checkRoot(input.text);
   if (!('checked' in checked)) return checked;
   const name = input.sourceUrl ? redactUrl(input.sourceUrl) : rootName(input.text);
   const resolver = new GuardedResolver(input);
-  // Rules of the standard: the structure of each object and references that resolve. Style rules are for linters.
-  const config = await createConfig({ rules: { struct: 'error', 'no-unresolved-refs': 'error' } } as never);
+  const config = await validationConfig();
   // The document already read, rather than makeDocumentFromString (which would parse the text a second time,
   // with js-yaml even for JSON: seconds for a multi-megabyte document). The source text stays for line numbers.
   const document = { source: new Source(input.sourceUrl ?? name, input.text), parsed: checked.value };
