@@ -300,6 +300,19 @@ describeEachDialect('OpenAPI specifications', (dialect) => {
       await process();
       expect((await get(admin.client, organizationId, 'slowparse')).lastVersion).toBeDefined();
     });
+
+    it('ends a YAML alias bomb (a small text that expands into billions of nodes) at the time limit', async () => {
+      const { organizationId, admin } = await org();
+      let text = 'openapi: 3.0.3\ninfo: {title: Bomb, version: "1"}\npaths: {}\nx-a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n';
+      for (let level = 1; level < 10; level++) text += `x-a${level}: &a${level} [${Array(9).fill(`*a${level - 1}`).join(', ')}]\n`;
+      await unwrap(create(admin.client, organizationId, { slug: 'bomb', source: { text } }));
+      const started = Date.now();
+      await processWith({ processTimeLimitMs: 2000 });
+      expect(Date.now() - started).toBeLessThan(30_000);
+      const bomb = await get(admin.client, organizationId, 'bomb');
+      expect(bomb).toMatchObject({ lastProcessErrorCode: 'PARSE_ERROR' });
+      expect(bomb.lastVersion).toBeUndefined();
+    });
   });
 
   describe('createOpenAPISpec without QUIRE_ALLOW_LOCAL_URLS', () => {
