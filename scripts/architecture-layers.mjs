@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 export const sourceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', 'apps', 'server', 'src');
 
 /** Every layer name: what composition roots may import. */
-const ALL = ['http', 'jobs', 'services', 'job-queue', 'policies', 'stores', 'search', 'storage', 'git', 'pdf', 'net', 'content', 'analysis', 'db'];
+const ALL = ['http', 'jobs', 'services', 'job-queue', 'policies', 'stores', 'search', 'storage', 'git', 'pdf', 'net', 'content', 'analysis', 'specs', 'db'];
 
 /** Packages that reach the database; the pure layers never load them. */
 const DATABASE_PACKAGES = ['kysely', 'pg', 'better-sqlite3'];
@@ -32,7 +32,7 @@ export default {
     // Business rules; they own the transactions (through the Kysely handle's methods, never by building SQL).
     services: {
       paths: ['services/'],
-      mayImport: ['policies', 'stores', 'search', 'storage', 'git', 'pdf', 'net', 'content', 'analysis', 'job-queue'],
+      mayImport: ['policies', 'stores', 'search', 'storage', 'git', 'pdf', 'net', 'content', 'analysis', 'specs', 'job-queue'],
       mayImportTypes: ['db'],
     },
     // `enqueueJob`: services queue jobs in their own transaction, so the queue sits below them.
@@ -57,6 +57,8 @@ export default {
     content: { paths: ['content/'], mayImport: [], forbiddenPackages: [...DATABASE_PACKAGES, 'express'] },
     // Text analysis of support conversations (issues, clusters): pure like content, run in worker threads.
     analysis: { paths: ['analysis/'], mayImport: ['content'], forbiddenPackages: [...DATABASE_PACKAGES, 'express'] },
+    // Parsing and validation of OpenAPI documents, run in a worker thread; external references through net/.
+    specs: { paths: ['specs/'], mayImport: ['net'], forbiddenPackages: [...DATABASE_PACKAGES, 'express'] },
     // Connections, dialect differences and migrations.
     db: { paths: ['db/'], mayImport: [], mayBuildSql: true },
 

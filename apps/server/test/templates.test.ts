@@ -237,7 +237,7 @@ describeEachDialect('templates', (dialect) => {
       const badFile = bad.insertedFiles![0]!.id;
       const before = await f.getSpace(org.client, space.id);
       const spec = (ref: unknown) => ({ id: 'openapi-reference' as const, params: { contentRefs: { spec: ref as { kind: 'file'; file: string } } } });
-      expectError(await apply(org.client, space.id, spec({ kind: 'openapi', spec: 'petstore' })), 400, /specifications of the organization are not available/);
+      expectError(await apply(org.client, space.id, spec({ kind: 'openapi', spec: 'petstore' })), 400, /no OpenAPI specification "petstore" with a processed version/);
       expectError(await apply(org.client, space.id, spec({ kind: 'file', file: 'missing' })), 400, /names no file of the space/);
       expectError(await apply(org.client, space.id, spec({ kind: 'file', file })), 400, /not an OpenAPI specification: it has no `openapi`/);
       expectError(await apply(org.client, space.id, spec({ kind: 'file', file: badFile })), 400, /not an OpenAPI specification: it is not valid JSON or YAML/);

@@ -14,6 +14,7 @@ import { formatSearchBenchReport, runSearchBench } from '../search/search-bench.
 import { formatEditBenchReport, runEditBench } from './edit-bench.js';
 import { formatImportBenchReport, runImportBench } from './import-bench.js';
 import { formatConversationBenchReport, runConversationBench } from './conversation-bench.js';
+import { formatOpenApiBenchReport, runOpenApiBench } from './openapi-bench.js';
 
 /**
  * `npm run bench`: starts the built server (production settings) on a fresh SQLite file with an
@@ -27,7 +28,7 @@ import { formatConversationBenchReport, runConversationBench } from './conversat
  * pages (p50/p99 per query kind), and a one-page edit in a 10,000-page space (time and bytes written).
  * Options: --duration <seconds per load> (default 5), --rounds <n> (default 3), --spaces <n> (default 1000),
  * --log-level <level> of the server (default warn; production's default, info, logs a line per request),
- * --only http,import,search,edit,conversations (default all), --json. The conversations bench scores the grouping of
+ * --only http,import,search,edit,conversations,openapi (default all), --json. The conversations bench scores the grouping of
  * support conversations on the labelled set and times ingesting and analysing 1,000 and 10,000 of them.
  */
 
@@ -131,7 +132,7 @@ async function load(url: string, duration: number, headers: Record<string, strin
   return { requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
 }
 
-const BENCHES = ['http', 'import', 'search', 'edit', 'conversations'] as const;
+const BENCHES = ['http', 'import', 'search', 'edit', 'conversations', 'openapi'] as const;
 type BenchName = (typeof BENCHES)[number];
 
 function selectedBenches(): Set<BenchName> {
@@ -176,6 +177,11 @@ async function main(): Promise<void> {
     const report = await runConversationBench({ log: progress });
     reports.conversations = report;
     print(`\n${formatConversationBenchReport(report)}`);
+  }
+  if (only.has('openapi')) {
+    const report = await runOpenApiBench({ log: progress });
+    reports.openapi = report;
+    print(`\n${formatOpenApiBenchReport(report)}`);
   }
   if (json) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
 }

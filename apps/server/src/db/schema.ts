@@ -541,6 +541,43 @@ export interface CliAuthCodesTable {
   created_at: string;
 }
 
+/** An OpenAPI specification of an organization (0120). */
+export interface OpenApiSpecsTable {
+  id: string;
+  organization_id: string;
+  slug: string;
+  source_url: string | null;
+  source_text: string | null;
+  /** `private` or `public`. */
+  visibility: string;
+  /** `pending`, `progress` or `complete`. */
+  processing_state: string;
+  generation: number;
+  last_version_id: string | null;
+  last_processed_at: string | null;
+  /** `FETCH_TIMEOUT`, `FETCH_ERROR` or `PARSE_ERROR`. */
+  last_process_error_code: string | null;
+  /** JSON array of {message, code?}. */
+  last_processed_errors: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A version of an OpenAPI specification, content-addressed within it (0120). */
+export interface OpenApiSpecVersionsTable {
+  id: string;
+  spec_id: string;
+  content_hash: string;
+  number: number;
+  spec_version: string;
+  root_text: string;
+  /** `json` or `yaml`. */
+  root_format: string;
+  /** JSON object: file name -> parsed document. */
+  filesystem: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -580,4 +617,6 @@ export interface Database {
   saml_providers: SamlProvidersTable;
   saml_assertions: SamlAssertionsTable;
   cli_auth_codes: CliAuthCodesTable;
+  openapi_specs: OpenApiSpecsTable;
+  openapi_spec_versions: OpenApiSpecVersionsTable;
 }

@@ -22,6 +22,7 @@ import { sendEmpty, sendJson, type ResponseCheck } from './respond.js';
 import { PathRouter } from './router.js';
 import { downloadRouter, type DownloadRouteOptions } from '../storage/download-route.js';
 import { integrationAssetsRouter } from './integration-assets-route.js';
+import { openApiRawRouter } from './openapi-raw-route.js';
 
 export interface AppOptions {
   services: ServiceContext;
@@ -236,6 +237,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   });
   if (options.downloads) app.use(downloadRouter(options.downloads));
   if (options.downloads) app.use(integrationAssetsRouter(options.services));
+  app.use(openApiRawRouter(options.services));
   app.use((req) => {
     throw new NotFoundError(`No route matches ${req.method} ${req.path}`);
   });

@@ -29,6 +29,11 @@ function isFullMember(membership: OrganizationMembership): boolean {
   return membership.role !== null;
 }
 
+/** Who adds OpenAPI specifications to the organization, and changes or deletes them: role `create` or higher. */
+export function canManageOpenApiSpecs(membership: OrganizationMembership | undefined): boolean {
+  return canViewOrganization(membership) && atLeast(membership.role, 'create');
+}
+
 export function organizationPermissions(membership: OrganizationMembership | undefined): OrganizationPermissions {
   const view = canViewOrganization(membership);
   const role = view ? membership!.role : null;
@@ -39,7 +44,7 @@ export function organizationPermissions(membership: OrganizationMembership | und
     admin,
     ownTeam: view && membership!.ownsTeam === true,
     createContent: view && atLeast(role, 'create'),
-    createOpenAPISpec: view && atLeast(role, 'create'),
+    createOpenAPISpec: canManageOpenApiSpecs(membership),
     ingestConversations: view && atLeast(role, 'edit'),
     viewBilling: admin,
     listMembers: member,

@@ -19,6 +19,7 @@ import {
 } from '../stores/revision-link-store.js';
 import type { Caller } from './caller.js';
 import { changeRequestContentScope, mainContentScope, type ContentScope } from './space-content-service.js';
+import { openApiSpecResolves } from './openapi-spec-service.js';
 import type { ServiceContext } from './context.js';
 import { loadRevisionContent, readPageMarkdown, type RevisionContent } from './revision-content.js';
 
@@ -139,7 +140,7 @@ function findAsset(content: RevisionContent, path: string): string | undefined {
   return byName;
 }
 
-async function findLinks(db: Db, content: RevisionContent, options: LinkOptions): Promise<FoundLink[]> {
+async function findLinks(db: Db, organizationId: string, content: RevisionContent, options: LinkOptions): Promise<FoundLink[]> {
   const found: FoundLink[] = [];
   for (const { page, parent } of content.pages.values()) {
     const add = (relation: LinkRelation, judged: Omit<FoundLink, 'relation' | 'pageId'> | undefined): void => {
@@ -154,7 +155,8 @@ async function findLinks(db: Db, content: RevisionContent, options: LinkOptions)
     for (const dependency of Object.values(page.computed?.dependencies ?? {})) {
       const ref = dependency.ref;
       if (ref.kind === 'file') add('dependsOn', { target: { kind: 'file', id: ref.file }, status: content.files.has(ref.file) ? 'ok' : 'broken' });
-      else add('dependsOn', { target: { kind: 'openapi', id: ref.spec }, status: 'ok' });
+      // A spec of the organization resolves once it has a version (the content is computed from the latest one).
+      else add('dependsOn', { target: { kind: 'openapi', id: ref.spec }, status: (await openApiSpecResolves(db, organizationId, ref.spec)) ? 'ok' : 'broken' });
     }
     if (page.type === 'document' || page.type === 'computed') {
       const references = await referencesOf(db, page);
@@ -188,7 +190,7 @@ async function ensureRevisionLinks(context: ServiceContext, scope: ContentScope,
   const content = await loadRevisionContent(context.db, scope.revision.root);
   const rows = new Map<string, RevisionLinkRow>();
   const items = new Map<string, LinkStatus>();
-  for (const link of await findLinks(context.db, content, options)) {
+  for (const link of await findLinks(context.db, scope.access.space.organization_id, content, options)) {
     const key = itemKey(link.relation, link.target);
     items.set(key, link.status);
     rows.set(`${key}\n${link.pageId}`, {

@@ -11,6 +11,7 @@ import { lockSpaceMainRevision, moveSpaceMainRevision } from '../stores/space-co
 import type { Caller } from './caller.js';
 import { requireChangeRequest } from './change-request-service.js';
 import type { ServiceContext } from './context.js';
+import { latestOpenApiSpecDocument } from './openapi-spec-service.js';
 import { buildApiReference, OpenApiDocumentError, parseOpenApiDocument, referenceIntroMarkdown, tagMarkdown } from './openapi-reference.js';
 import { contentReader, loadRevisionContent } from './revision-content.js';
 import { enqueueSearchReindex } from './search-reindex.js';
@@ -87,18 +88,34 @@ function clipTitle(title: string): string {
 async function openApiReferencePages(context: ServiceContext, scope: ContentScope, request: TemplateRequest): Promise<TemplateContent> {
   const spec = request.params?.contentRefs?.spec;
   if (!spec) throw new BadRequestError('body.params.contentRefs.spec is required by the openapi-reference template');
+  let text: string;
+  let fileName: string;
+  let dependency: NonNullable<PageComputedSource['dependencies']>[string]['ref'];
+  let source: TemplateContent['source'];
   if (spec.kind === 'openapi') {
-    throw new BadRequestError('body.params.contentRefs.spec: OpenAPI specifications of the organization are not available in Quire yet; give a JSON or YAML file of the space ({"kind":"file","file":"<file id>"})');
+    // The organization's specification: its latest version, as processed (fetched, validated) by the spec's job.
+    const latest = await latestOpenApiSpecDocument(context, scope.access.space.organization_id, spec.spec);
+    if (!latest) {
+      throw new BadRequestError(`body.params.contentRefs.spec: the organization has no OpenAPI specification "${spec.spec}" with a processed version`);
+    }
+    text = latest.text;
+    fileName = latest.spec.slug;
+    dependency = { kind: 'openapi', spec: latest.spec.slug };
+  } else {
+    const content = await loadRevisionContent(context.db, scope.revision.root);
+    const file = content.files.get(spec.file);
+    if (!file) throw new BadRequestError(`body.params.contentRefs.spec names no file of the ${scope.changeRequest ? 'change request' : 'space'}`);
+    if (file.size > MAX_SPEC_BYTES) throw new BadRequestError(`body.params.contentRefs.spec is larger than ${MAX_SPEC_BYTES} bytes`);
+    const bytes = context.blobStorage ? await readBlob(context.blobStorage, file.blob, MAX_SPEC_BYTES) : await contentReader(context.db).getBlob(file.blob);
+    if (!bytes) throw new Error(`the bytes of file ${file.id} (${file.blob}) are missing`);
+    text = Buffer.from(bytes).toString('utf8');
+    fileName = file.name;
+    dependency = { kind: 'file', file: file.id };
+    source = { fileId: file.id, blob: file.blob };
   }
-  const content = await loadRevisionContent(context.db, scope.revision.root);
-  const file = content.files.get(spec.file);
-  if (!file) throw new BadRequestError(`body.params.contentRefs.spec names no file of the ${scope.changeRequest ? 'change request' : 'space'}`);
-  if (file.size > MAX_SPEC_BYTES) throw new BadRequestError(`body.params.contentRefs.spec is larger than ${MAX_SPEC_BYTES} bytes`);
-  const bytes = context.blobStorage ? await readBlob(context.blobStorage, file.blob, MAX_SPEC_BYTES) : await contentReader(context.db).getBlob(file.blob);
-  if (!bytes) throw new Error(`the bytes of file ${file.id} (${file.blob}) are missing`);
   let reference;
   try {
-    reference = buildApiReference(parseOpenApiDocument(Buffer.from(bytes).toString('utf8')));
+    reference = buildApiReference(parseOpenApiDocument(text));
   } catch (error) {
     if (error instanceof OpenApiDocumentError) throw new BadRequestError(`body.params.contentRefs.spec is not an OpenAPI specification: ${error.message}`);
     throw error;
@@ -108,12 +125,12 @@ async function openApiReferencePages(context: ServiceContext, scope: ContentScop
     id: newId(),
     title: 'API reference',
     type: 'computed',
-    computed: { type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'file', file: file.id } } } },
+    computed: { type: 'builtin:openapi', dependencies: { spec: { ref: dependency } } },
     computedSeed: seed,
-    markdown: referenceIntroMarkdown(reference, file.name),
+    markdown: referenceIntroMarkdown(reference, fileName),
     pages: reference.tags.map((tag) => ({ id: generatedPageId(seed, tag.name), title: clipTitle(tag.name), markdown: tagMarkdown(tag) })),
   }];
-  return { pages, source: { fileId: file.id, blob: file.blob } };
+  return { pages, ...(source ? { source } : {}) };
 }
 
 /** The pages of the template, built from the scope's content. */

@@ -4328,7 +4328,11 @@ export interface components {
         };
         /** @description The content of a version of an OpenAPI specification. */
         OpenAPISpecContent: {
-            /** @description The parsed OpenAPI document of the version, as a JSON object. */
+            /**
+             * @description The files of the version, parsed, keyed by name: the root document first (its source URL, or
+             *     `openapi.json` / `openapi.yaml` when it was sent as text), then every external file its `$ref`s
+             *     resolved to, by URL.
+             */
             filesystem: {
                 [key: string]: unknown;
             };
@@ -5357,7 +5361,7 @@ export interface components {
         } | {
             /** @constant */
             kind: "openapi";
-            /** @description Id or slug of an OpenAPI specification of the organization. Organization specifications are not managed by Quire yet, so operations that read the referenced content (such as the `openapi-reference` template) refuse this kind with 400. */
+            /** @description Id or slug of an OpenAPI specification of the organization (`/orgs/{organizationId}/openapi`). Content computed from it (such as the `openapi-reference` template) reads its latest version; a specification without a version yet answers 400 there, and is a broken link in link checks. */
             spec: string;
         };
         /** @description A file (image, attachment...) stored in a revision of a space's content. */

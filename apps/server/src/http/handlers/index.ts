@@ -14,6 +14,7 @@ import { conversationHandlers } from './conversation-handlers.js';
 import { glossaryHandlers } from './glossary-handlers.js';
 import { integrationHandlers } from './integration-handlers.js';
 import { samlHandlers } from './saml-handlers.js';
+import { openApiSpecHandlers } from './openapi-spec-handlers.js';
 
 export type { HandlerDeps } from './deps.js';
 
@@ -34,5 +35,6 @@ export function allHandlers(deps: HandlerDeps): Handlers {
     glossaryHandlers(deps),
     integrationHandlers(deps),
     samlHandlers(deps),
+    openApiSpecHandlers(deps),
   );
 }

@@ -1,0 +1,9 @@
+import { processSpec, type SpecProcessInput, type SpecProcessResult } from './spec-processing.js';
+
+/*
+ * The worker-thread side of spec-pool.ts: parsing and validating an OpenAPI document, which takes seconds of
+ * CPU for a large one, where it cannot stall the requests the server is answering.
+ */
+export default function runSpecTask(input: SpecProcessInput): Promise<SpecProcessResult> {
+  return processSpec(input);
+}
