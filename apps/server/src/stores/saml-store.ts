@@ -47,3 +47,16 @@ export async function updateSamlProvider(db: Db, id: string, changes: SamlProvid
 export async function deleteSamlProvider(db: Db, organizationId: string, id: string): Promise<void> {
   await db.deleteFrom('saml_providers').where('organization_id', '=', organizationId).where('id', '=', id).execute();
 }
+
+/**
+ * Records that the provider's assertion with this id was accepted. A second acceptance of the same id is a
+ * unique violation (the caller treats it as a replay), in the sign-in's own transaction.
+ */
+export async function insertSamlAssertion(db: Db, providerId: string, assertionId: string, expiresAt: string): Promise<void> {
+  await db.insertInto('saml_assertions').values({ provider_id: providerId, assertion_id: assertionId, expires_at: expiresAt }).execute();
+}
+
+/** Forgets assertion ids whose assertions could no longer be accepted anyway. */
+export async function deleteExpiredSamlAssertions(db: Db, now: string): Promise<void> {
+  await db.deleteFrom('saml_assertions').where('expires_at', '<', now).execute();
+}

@@ -1,0 +1,65 @@
+import express, { Router, type Request, type Response } from 'express';
+import { completeSamlLogin, samlServiceMetadata, SESSION_TTL_MS, safeReturnPath, startSamlLogin } from '../services/saml-login-service.js';
+import type { ServiceContext } from '../services/context.js';
+import type { PresentContext } from './presenters/context.js';
+import { samlServiceUrls } from './presenters/saml-presenter.js';
+
+/*
+ * The browser side of single sign-on, outside the API: `/auth/saml/<providerId>/start` sends the browser to
+ * the identity provider, `/auth/saml/<providerId>/acs` receives its answer (HTTP-POST binding) and starts a
+ * session, `/auth/saml/<providerId>` is the service provider's entity id and serves its metadata.
+ */
+
+/** The session cookie: the token of a session scoped to one organization. */
+export const SESSION_COOKIE = 'quire_session';
+
+function param(req: Request, name: string): string {
+  return String((req.params as Record<string, string | undefined>)[name] ?? '');
+}
+
+function queryString(req: Request, name: string): string | undefined {
+  const value = (req.query as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+export function ssoRouter(services: ServiceContext, present: PresentContext): Router {
+  const router = Router();
+  // Secure cookies only where the installation is served over HTTPS (a local install runs on plain HTTP).
+  const secure = present.publicUrl.startsWith('https:');
+
+  router.get('/auth/saml/:providerId/start', async (req: Request, res: Response) => {
+    const providerId = param(req, 'providerId');
+    const location = await startSamlLogin(services, providerId, samlServiceUrls(present, providerId), queryString(req, 'return'));
+    res.setHeader('Cache-Control', 'no-store');
+    res.redirect(302, location);
+  });
+
+  // SAML responses are a few kilobytes; a larger form is not one.
+  router.post('/auth/saml/:providerId/acs', express.urlencoded({ extended: false, limit: '256kb' }), async (req: Request, res: Response) => {
+    const providerId = param(req, 'providerId');
+    const form = (req.body ?? {}) as Record<string, unknown>;
+    const samlResponse = typeof form.SAMLResponse === 'string' ? form.SAMLResponse : undefined;
+    const session = await completeSamlLogin(services, providerId, samlServiceUrls(present, providerId), samlResponse);
+    // Lax: the cookie goes with top-level navigations back to Quire (the command-line hand-over) but not with
+    // cross-site requests made by other pages.
+    res.cookie(SESSION_COOKIE, session.token, { httpOnly: true, secure, sameSite: 'lax', path: '/', maxAge: SESSION_TTL_MS });
+    res.setHeader('Cache-Control', 'no-store');
+    const returnPath = safeReturnPath(typeof form.RelayState === 'string' ? form.RelayState : undefined);
+    if (returnPath) {
+      res.redirect(303, returnPath);
+      return;
+    }
+    res.status(200).type('html').send(`<!doctype html><meta charset="utf-8"><title>Signed in</title><p>Signed in as ${escapeHtml(session.email)}.</p>`);
+  });
+
+  router.get('/auth/saml/:providerId', async (req: Request, res: Response) => {
+    const providerId = param(req, 'providerId');
+    res.type('application/samlmetadata+xml').send(await samlServiceMetadata(services, providerId, samlServiceUrls(present, providerId)));
+  });
+
+  return router;
+}
