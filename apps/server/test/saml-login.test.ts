@@ -206,6 +206,61 @@ describeEachDialect('SAML sign-in', (dialect) => {
     });
   });
 
+  describe('exchangeCliAuthCode', () => {
+    const loopback = 'http://127.0.0.1:8765/callback';
+    const cliStart = (query: Record<string, string>, sessionCookie?: string) =>
+      fetch(`${server.url}/auth/cli/start?${new URLSearchParams(query)}`, { redirect: 'manual', ...(sessionCookie ? { headers: { cookie: `quire_session=${sessionCookie}` } } : {}) });
+    const exchange = (body: unknown) => server.client().POST('/auth/cli/token', { body: body as never });
+
+    it('hands a sign-in over to the command line: sign in, one-time code on the loopback address, token', async () => {
+      const org = await organizationWithProvider();
+      const query = { redirect: loopback, state: 'st4te', provider: org.provider.id };
+      // No session yet: the browser is sent to sign in, and comes back here afterwards.
+      const first = await cliStart(query);
+      expect(first.status).toBe(302);
+      const signIn = first.headers.get('location')!;
+      const back = `/auth/cli/start?${new URLSearchParams(query)}`;
+      expect(signIn).toBe(`/auth/saml/${org.provider.id}/start?return=${encodeURIComponent(back)}`);
+      const toIdp = await fetch(`${server.url}${signIn}`, { redirect: 'manual' });
+      const relayState = new URL(toIdp.headers.get('location')!).searchParams.get('RelayState')!;
+      expect(relayState).toBe(back);
+      const acs = await postAcs(org.provider.id, await responseFor(org.provider, 'cli.user@example.com'), relayState);
+      expect(acs.status).toBe(303);
+      expect(acs.headers.get('location')).toBe(back);
+
+      const withSession = await cliStart(query, sessionToken(acs));
+      expect(withSession.status).toBe(302);
+      const callback = new URL(withSession.headers.get('location')!);
+      expect(`${callback.origin}${callback.pathname}`).toBe(loopback);
+      expect(callback.searchParams.get('state')).toBe('st4te');
+      const code = callback.searchParams.get('code')!;
+
+      expectError(await exchange({ code, redirectURI: 'http://127.0.0.1:9999/callback' }), 400);
+      const issued = await exchange({ code, redirectURI: loopback });
+      expect(issued.response.status).toBe(200);
+      const { token, organization, user, expiresAt } = issued.data!;
+      expect(organization).toBe(org.organizationId);
+      expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(29 * 24 * 60 * 60 * 1000);
+      const cli = server.client(token);
+      expect(await unwrap(cli.GET('/user'))).toMatchObject({ id: user, email: 'cli.user@example.com' });
+      expect((await unwrap(cli.GET('/orgs'))).items.map((item) => item.id)).toEqual([org.organizationId]);
+      // The code works once.
+      expectError(await exchange({ code, redirectURI: loopback }), 400, 'The code is unknown, expired, already used or was issued for another redirectURI');
+    });
+
+    it('refuses redirects that are not loopback addresses, a missing state, and unknown codes', async () => {
+      const org = await organizationWithProvider();
+      for (const redirect of ['https://evil.example/callback', 'http://127.0.0.1/no-port', 'http://10.0.0.1:8765/cb', 'not a url']) {
+        expect((await cliStart({ redirect, state: 's', provider: org.provider.id })).status, redirect).toBe(400);
+      }
+      expect((await cliStart({ redirect: loopback, provider: org.provider.id })).status).toBe(400);
+      expect((await cliStart({ redirect: loopback, state: 's' })).status).toBe(401);
+      expect((await cliStart({ redirect: loopback, state: 's', provider: 'unknownProvider' })).status).toBe(400);
+      expectError(await exchange({ code: 'made-up', redirectURI: loopback }), 400);
+      expectError(await exchange({ code: 'made-up' }), 400);
+    });
+  });
+
   describe('metadata', () => {
     it('serves the service provider metadata at its entity id', async () => {
       const org = await organizationWithProvider();

@@ -1,4 +1,5 @@
 import express, { Router, type Request, type Response } from 'express';
+import { startCliSignIn } from '../services/cli-auth-service.js';
 import { completeSamlLogin, samlServiceMetadata, SESSION_TTL_MS, safeReturnPath, startSamlLogin } from '../services/saml-login-service.js';
 import type { ServiceContext } from '../services/context.js';
 import type { PresentContext } from './presenters/context.js';
@@ -8,6 +9,7 @@ import { samlServiceUrls } from './presenters/saml-presenter.js';
  * The browser side of single sign-on, outside the API: `/auth/saml/<providerId>/start` sends the browser to
  * the identity provider, `/auth/saml/<providerId>/acs` receives its answer (HTTP-POST binding) and starts a
  * session, `/auth/saml/<providerId>` is the service provider's entity id and serves its metadata.
+ * `/auth/cli/start` hands a session over to the command line (services/cli-auth-service.ts).
  */
 
 /** The session cookie: the token of a session scoped to one organization. */
@@ -20,6 +22,15 @@ function param(req: Request, name: string): string {
 function queryString(req: Request, name: string): string | undefined {
   const value = (req.query as Record<string, unknown>)[name];
   return typeof value === 'string' ? value : undefined;
+}
+
+/** The value of one cookie of the request, if sent. */
+function cookie(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at !== -1 && part.slice(0, at).trim() === name) return decodeURIComponent(part.slice(at + 1).trim());
+  }
+  return undefined;
 }
 
 function escapeHtml(text: string): string {
@@ -59,6 +70,25 @@ export function ssoRouter(services: ServiceContext, present: PresentContext): Ro
   router.get('/auth/saml/:providerId', async (req: Request, res: Response) => {
     const providerId = param(req, 'providerId');
     res.type('application/samlmetadata+xml').send(await samlServiceMetadata(services, providerId, samlServiceUrls(present, providerId)));
+  });
+
+  router.get('/auth/cli/start', async (req: Request, res: Response) => {
+    const redirect = queryString(req, 'redirect');
+    const state = queryString(req, 'state');
+    const providerId = queryString(req, 'provider');
+    const next = await startCliSignIn(services, cookie(req, SESSION_COOKIE), {
+      ...(redirect !== undefined ? { redirect } : {}),
+      ...(state !== undefined ? { state } : {}),
+      ...(providerId !== undefined ? { providerId } : {}),
+    });
+    res.setHeader('Cache-Control', 'no-store');
+    if (next.kind === 'code') {
+      res.redirect(302, next.location);
+      return;
+    }
+    // Sign in first, then come back here (the ACS redirects to this path once the session exists).
+    const back = `/auth/cli/start${req.originalUrl.slice(req.originalUrl.indexOf('?'))}`;
+    res.redirect(302, `/auth/saml/${encodeURIComponent(next.providerId)}/start?return=${encodeURIComponent(back)}`);
   });
 
   return router;
