@@ -121,6 +121,22 @@ describeEachDialect('SAML sign-in', (dialect) => {
       expect((await unwrap(server.client(reader.token).GET('/spaces/{spaceId}', { params: { path: { spaceId: space.id } } }))).id).toBe(space.id);
     });
 
+    it('takes the answer to a request it sent once, and refuses an answer to a request it never sent', async () => {
+      const org = await organizationWithProvider();
+      const before = await memberCount(org.admin.client, org.organizationId);
+      const start = await fetch(`${server.url}/auth/saml/${org.provider.id}/start`, { redirect: 'manual' });
+      const request = inflateRawSync(Buffer.from(new URL(start.headers.get('location')!).searchParams.get('SAMLRequest')!, 'base64')).toString('utf8');
+      const requestId = / ID="([^"]+)"/.exec(request)![1]!;
+      const unknown = await postAcs(org.provider.id, await responseFor(org.provider, 'sp-initiated@example.com', { inResponseTo: '_neverSent' }));
+      expect(unknown.status).toBe(401);
+      expect(((await unknown.json()) as { error: { message: string } }).error.message).toMatch(/InResponseTo/);
+      await expectNothingCreated(org, before);
+      const answered = await postAcs(org.provider.id, await responseFor(org.provider, 'sp-initiated@example.com', { inResponseTo: requestId }));
+      expect(answered.status, await answered.clone().text()).toBe(200);
+      expect((await postAcs(org.provider.id, await responseFor(org.provider, 'sp-initiated@example.com', { inResponseTo: requestId }))).status).toBe(401);
+      expect(await storedSessionCount(server, org.organizationId)).toBe(1);
+    });
+
     it('does not redirect to an address outside the installation', async () => {
       const org = await organizationWithProvider();
       const response = await postAcs(org.provider.id, await responseFor(org.provider, 'relay@example.com'), 'https://evil.example/steal');

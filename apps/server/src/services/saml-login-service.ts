@@ -1,4 +1,4 @@
-import type { SAML as SamlClass } from '@node-saml/node-saml';
+import type { CacheProvider, SAML as SamlClass } from '@node-saml/node-saml';
 import { isUniqueViolation } from '../db/dialect.js';
 import type { Db } from '../db/index.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError, BadRequestError } from '../errors.js';
@@ -7,7 +7,7 @@ import { lazyModule } from '../lazy-module.js';
 import { isSamlProviderActive } from '../policies/saml-policy.js';
 import { markMemberSso } from '../stores/member-store.js';
 import { findMembership, upsertMembership } from '../stores/organization-store.js';
-import { deleteExpiredSamlAssertions, findSamlProviderById, insertSamlAssertion, type SamlProviderRow } from '../stores/saml-store.js';
+import { deleteExpiredSamlAssertions, deleteSamlRequest, findSamlProviderById, findSamlRequestTime, insertSamlAssertion, insertSamlRequest, type SamlProviderRow } from '../stores/saml-store.js';
 import { findTeam, insertTeamMemberIfAbsent } from '../stores/team-store.js';
 import { insertToken } from '../stores/token-store.js';
 import { findUserByEmail, insertUser, normalizeEmail } from '../stores/user-store.js';
@@ -39,6 +39,31 @@ export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 const CLOCK_SKEW_MS = 60_000;
 /** An assertion is not taken later than this after it was issued, whatever its own validity says. */
 const MAX_ASSERTION_AGE_MS = 10 * 60 * 1000;
+/** How long a person may take at the identity provider between the start of a sign-in and its answer. */
+const REQUEST_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * node-saml keeps the ids of the AuthnRequests it sends in a cache provider and checks a response's
+ * InResponseTo against it. Kept in the database so that any node of a deployment can receive the answer to
+ * a request another node sent; an answered request is removed, so it is answered once.
+ */
+function requestCache(db: Db, providerId: string): CacheProvider {
+  return {
+    async saveAsync(key, value) {
+      const now = Date.now();
+      await insertSamlRequest(db, providerId, key, new Date(now).toISOString(), new Date(now - REQUEST_TTL_MS).toISOString());
+      return { value, createdAt: now };
+    },
+    // node-saml reads the answer as the time the request was sent.
+    async getAsync(key) {
+      return (await findSamlRequestTime(db, providerId, key, new Date(Date.now() - REQUEST_TTL_MS).toISOString())) ?? null;
+    },
+    async removeAsync(key) {
+      if (key !== null) await deleteSamlRequest(db, key);
+      return key;
+    },
+  };
+}
 
 function providerNotFound(): NotFoundError {
   return new NotFoundError('No active SAML provider has this id');
@@ -50,7 +75,7 @@ async function activeProvider(db: Db, providerId: string): Promise<SamlProviderR
   return provider;
 }
 
-function samlFor(provider: SamlProviderRow, service: SamlServiceUrls): SamlClass {
+function samlFor(db: Db, provider: SamlProviderRow, service: SamlServiceUrls): SamlClass {
   const { SAML, ValidateInResponseTo } = nodeSaml();
   return new SAML({
     idpCert: provider.certificate!,
@@ -65,8 +90,11 @@ function samlFor(provider: SamlProviderRow, service: SamlServiceUrls): SamlClass
     wantAuthnResponseSigned: false,
     acceptedClockSkewMs: CLOCK_SKEW_MS,
     maxAssertionAgeMs: MAX_ASSERTION_AGE_MS,
-    // Identity-provider-initiated sign-ins carry no InResponseTo; replay is stopped by assertion ids instead.
-    validateInResponseTo: ValidateInResponseTo.never,
+    // A response to a request Quire sent must name it; identity-provider-initiated sign-ins carry no
+    // InResponseTo and are taken too (replay is stopped by assertion ids in both cases).
+    validateInResponseTo: ValidateInResponseTo.ifPresent,
+    requestIdExpirationPeriodMs: REQUEST_TTL_MS,
+    cacheProvider: requestCache(db, provider.id),
   });
 }
 
@@ -80,7 +108,7 @@ export function safeReturnPath(relayState: string | undefined): string | undefin
 /** Where to send the browser to sign in through the provider: its SSO URL with an AuthnRequest. */
 export async function startSamlLogin(context: ServiceContext, providerId: string, service: SamlServiceUrls, returnPath: string | undefined): Promise<string> {
   const provider = await activeProvider(context.db, providerId);
-  return samlFor(provider, service).getAuthorizeUrlAsync(safeReturnPath(returnPath) ?? '', undefined, {});
+  return samlFor(context.db, provider, service).getAuthorizeUrlAsync(safeReturnPath(returnPath) ?? '', undefined, {});
 }
 
 export interface SamlLoginResult {
@@ -125,10 +153,10 @@ function refused(reason: string): UnauthorizedError {
 }
 
 /** Checks the response and answers what the sign-in needs from its (signed) assertion. */
-async function validateResponse(provider: SamlProviderRow, service: SamlServiceUrls, samlResponse: string): Promise<ValidatedAssertion> {
+async function validateResponse(db: Db, provider: SamlProviderRow, service: SamlServiceUrls, samlResponse: string): Promise<ValidatedAssertion> {
   let profile: Awaited<ReturnType<SamlClass['validatePostResponseAsync']>>['profile'];
   try {
-    ({ profile } = await samlFor(provider, service).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+    ({ profile } = await samlFor(db, provider, service).validatePostResponseAsync({ SAMLResponse: samlResponse }));
   } catch (error) {
     throw refused((error as Error).message);
   }
@@ -172,7 +200,7 @@ async function validateResponse(provider: SamlProviderRow, service: SamlServiceU
 export async function completeSamlLogin(context: ServiceContext, providerId: string, service: SamlServiceUrls, samlResponse: string | undefined): Promise<SamlLoginResult> {
   if (!samlResponse) throw new BadRequestError('SAMLResponse is required: the identity provider posts it as a form field');
   const provider = await activeProvider(context.db, providerId);
-  const assertion = await validateResponse(provider, service, samlResponse);
+  const assertion = await validateResponse(context.db, provider, service, samlResponse);
   const now = nowIso();
   try {
     return await context.db.transaction().execute(async (trx) => {

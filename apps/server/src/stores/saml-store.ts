@@ -60,3 +60,20 @@ export async function insertSamlAssertion(db: Db, providerId: string, assertionI
 export async function deleteExpiredSamlAssertions(db: Db, now: string): Promise<void> {
   await db.deleteFrom('saml_assertions').where('expires_at', '<', now).execute();
 }
+
+/** Remembers an AuthnRequest sent for the provider, and forgets those sent before `staleBefore`. */
+export async function insertSamlRequest(db: Db, providerId: string, requestId: string, at: string, staleBefore: string): Promise<void> {
+  await db.deleteFrom('saml_requests').where('created_at', '<', staleBefore).execute();
+  await db.insertInto('saml_requests').values({ request_id: requestId, provider_id: providerId, created_at: at }).execute();
+}
+
+/** When the provider was sent this request, if at or after `since` and not answered yet. */
+export async function findSamlRequestTime(db: Db, providerId: string, requestId: string, since: string): Promise<string | undefined> {
+  const row = await db.selectFrom('saml_requests').select('created_at')
+    .where('request_id', '=', requestId).where('provider_id', '=', providerId).where('created_at', '>=', since).executeTakeFirst();
+  return row?.created_at;
+}
+
+export async function deleteSamlRequest(db: Db, requestId: string): Promise<void> {
+  await db.deleteFrom('saml_requests').where('request_id', '=', requestId).execute();
+}
