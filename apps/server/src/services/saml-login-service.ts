@@ -1,13 +1,13 @@
 import type { CacheProvider, SAML as SamlClass } from '@node-saml/node-saml';
 import { isUniqueViolation } from '../db/dialect.js';
 import type { Db } from '../db/index.js';
-import { ForbiddenError, NotFoundError, UnauthorizedError, BadRequestError } from '../errors.js';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.js';
 import { hashToken, newApiToken, newId, nowIso } from '../ids.js';
 import { lazyModule } from '../lazy-module.js';
 import { isSamlProviderActive } from '../policies/saml-policy.js';
 import { markMemberSso } from '../stores/member-store.js';
 import { findMembership, upsertMembership } from '../stores/organization-store.js';
-import { deleteExpiredSamlAssertions, deleteSamlRequest, findSamlProviderById, findSamlRequestTime, insertSamlAssertion, insertSamlRequest, type SamlProviderRow } from '../stores/saml-store.js';
+import { deleteExpiredSamlAssertions, deleteSamlRequest, hasSamlAssertion, findSamlProviderById, findSamlRequestTime, insertSamlAssertion, insertSamlRequest, type SamlProviderRow } from '../stores/saml-store.js';
 import { findTeam, insertTeamMemberIfAbsent } from '../stores/team-store.js';
 import { insertToken } from '../stores/token-store.js';
 import { findUserByEmail, insertUser, normalizeEmail } from '../stores/user-store.js';
@@ -208,6 +208,8 @@ export async function completeSamlLogin(context: ServiceContext, providerId: str
       const current = await findSamlProviderById(trx, provider.id);
       if (!current || !isSamlProviderActive(current) || current.certificate !== provider.certificate) throw providerNotFound();
       await deleteExpiredSamlAssertions(trx, now);
+      if (await hasSamlAssertion(trx, provider.id, assertion.assertionId)) throw refused('this assertion was already used to sign in');
+      // Two posts of one assertion at the same moment: the primary key lets one of them through.
       await insertSamlAssertion(trx, provider.id, assertion.assertionId, new Date(assertion.notOnOrAfter).toISOString());
 
       let user = await findUserByEmail(trx, assertion.email);
@@ -231,7 +233,9 @@ export async function completeSamlLogin(context: ServiceContext, providerId: str
       return { token, expiresAt, organizationId: provider.organization_id, userId: user.id, email: user.email, joined: !membership };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw refused('this assertion was already used to sign in');
+    // The same assertion posted twice at once, or the same new person signing in twice at once: the one
+    // that lost writes nothing.
+    if (isUniqueViolation(error)) throw new ConflictError('Another sign-in with this assertion or for this person happened at the same moment: sign in again');
     throw error;
   }
 }

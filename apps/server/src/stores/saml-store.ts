@@ -56,6 +56,11 @@ export async function insertSamlAssertion(db: Db, providerId: string, assertionI
   await db.insertInto('saml_assertions').values({ provider_id: providerId, assertion_id: assertionId, expires_at: expiresAt }).execute();
 }
 
+export async function hasSamlAssertion(db: Db, providerId: string, assertionId: string): Promise<boolean> {
+  const row = await db.selectFrom('saml_assertions').select('assertion_id').where('provider_id', '=', providerId).where('assertion_id', '=', assertionId).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Forgets assertion ids whose assertions could no longer be accepted anyway. */
 export async function deleteExpiredSamlAssertions(db: Db, now: string): Promise<void> {
   await db.deleteFrom('saml_assertions').where('expires_at', '<', now).execute();
