@@ -207,6 +207,8 @@ describeEachDialect('SAML sign-in', (dialect) => {
       expect((await postAcs('unknownProvider', await responseFor(org.provider, 'nobody@example.com'))).status).toBe(404);
       const empty = await fetch(`${server.url}/auth/saml/${org.provider.id}/acs`, { method: 'POST', body: new URLSearchParams({}), redirect: 'manual' });
       expect(empty.status).toBe(400);
+      const huge = await postAcs(org.provider.id, 'x'.repeat(300 * 1024));
+      expect(huge.status).toBe(413);
       expect((await postAcs(org.provider.id, 'not base64 XML')).status).toBe(401);
       await expectNothingCreated(org, before);
     });

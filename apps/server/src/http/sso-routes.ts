@@ -1,4 +1,5 @@
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { BadRequestError, PayloadTooLargeError } from '../errors.js';
 import { startCliSignIn } from '../services/cli-auth-service.js';
 import { completeSamlLogin, samlServiceMetadata, SESSION_TTL_MS, safeReturnPath, startSamlLogin } from '../services/saml-login-service.js';
 import type { ServiceContext } from '../services/context.js';
@@ -49,8 +50,17 @@ export function ssoRouter(services: ServiceContext, present: PresentContext): Ro
     res.redirect(302, location);
   });
 
-  // SAML responses are a few kilobytes; a larger form is not one.
-  router.post('/auth/saml/:providerId/acs', express.urlencoded({ extended: false, limit: '256kb' }), async (req: Request, res: Response) => {
+  // SAML responses are a few kilobytes; a larger form is not one. The form reader's own errors carry only a
+  // status, which the error handler does not trust: they are answered as ours.
+  const readForm = express.urlencoded({ extended: false, limit: '256kb' });
+  const formBody = (req: Request, res: Response, next: NextFunction) => {
+    readForm(req, res, (error?: unknown) => {
+      if (!error) return next();
+      const status = (error as { status?: unknown }).status;
+      next(status === 413 ? new PayloadTooLargeError('The form is too large for a SAML response') : new BadRequestError('The form could not be read'));
+    });
+  };
+  router.post('/auth/saml/:providerId/acs', formBody, async (req: Request, res: Response) => {
     const providerId = param(req, 'providerId');
     const form = (req.body ?? {}) as Record<string, unknown>;
     const samlResponse = typeof form.SAMLResponse === 'string' ? form.SAMLResponse : undefined;
