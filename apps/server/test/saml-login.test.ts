@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
 import { unwrap, type QuireClient } from '@quire/client';
 import type { SAMLProvider } from '@quire/api-types';
@@ -264,6 +266,36 @@ describeEachDialect('SAML sign-in', (dialect) => {
       expect((await unwrap(cli.GET('/orgs'))).items.map((item) => item.id)).toEqual([org.organizationId]);
       // The code works once.
       expectError(await exchange({ code, redirectURI: loopback }), 400, 'The code is unknown, expired, already used or was issued for another redirectURI');
+    });
+
+    it('`quire login` signs the command line in and prints a working token', async () => {
+      const org = await organizationWithProvider();
+      const script = fileURLToPath(new URL('../../../scripts/quire.mjs', import.meta.url));
+      const child = spawn(process.execPath, [script, 'login', '--url', server.url, '--provider', org.provider.id, '--no-browser'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const startUrl = await new Promise<string>((resolve, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const found = /^(http:\/\/\S+\/auth\/cli\/start\?\S+)$/m.exec(stderr);
+          if (found) resolve(found[1]!);
+        });
+        child.on('exit', () => reject(new Error(`quire login ended early: ${stderr}`)));
+      });
+      // The browser's part: start, sign in at the identity provider (a signed response), back to the start,
+      // then on to the command line's loopback address.
+      const toSignIn = (await fetch(startUrl, { redirect: 'manual' })).headers.get('location')!;
+      const toIdp = new URL((await fetch(`${server.url}${toSignIn}`, { redirect: 'manual' })).headers.get('location')!);
+      const acs = await postAcs(org.provider.id, await responseFor(org.provider, 'terminal@example.com'), toIdp.searchParams.get('RelayState')!);
+      const back = await fetch(`${server.url}${acs.headers.get('location')!}`, { redirect: 'manual', headers: { cookie: `quire_session=${sessionToken(acs)}` } });
+      const loopbackAnswer = await fetch(back.headers.get('location')!);
+      expect(loopbackAnswer.status).toBe(200);
+      const exitCode = await new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', resolve)));
+      expect(exitCode, stderr).toBe(0);
+      const printed = JSON.parse(stdout) as { token: string; organization: string };
+      expect(printed.organization).toBe(org.organizationId);
+      expect((await unwrap(server.client(printed.token).GET('/user'))).email).toBe('terminal@example.com');
     });
 
     it('refuses redirects that are not loopback addresses, a missing state, and unknown codes', async () => {
