@@ -116,3 +116,9 @@ export async function storedLinks(server: TestServer, revisionId: string): Promi
   const rows = await server.db.selectFrom('revision_links').select('item_key').where('revision_id', '=', revisionId).execute();
   return { set, rows: rows.length };
 }
+
+/** Sessions (tokens scoped to an organization) stored for the organization: no operation lists tokens. */
+export async function storedSessionCount(server: TestServer, organizationId: string): Promise<number> {
+  const rows = await server.db.selectFrom('api_tokens').select('id').where('organization_id', '=', organizationId).execute();
+  return rows.length;
+}

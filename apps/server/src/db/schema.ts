@@ -531,6 +531,13 @@ export interface SamlAssertionsTable {
   expires_at: string;
 }
 
+/** AuthnRequests sent to a provider, until answered (0131). */
+export interface SamlRequestsTable {
+  request_id: string;
+  provider_id: string;
+  created_at: string;
+}
+
 /** One-time codes that hand a signed-in session to the command line (0130). */
 export interface CliAuthCodesTable {
   code_hash: string;
@@ -616,6 +623,7 @@ export interface Database {
   integration_tags: IntegrationTagsTable;
   saml_providers: SamlProvidersTable;
   saml_assertions: SamlAssertionsTable;
+  saml_requests: SamlRequestsTable;
   cli_auth_codes: CliAuthCodesTable;
   openapi_specs: OpenApiSpecsTable;
   openapi_spec_versions: OpenApiSpecVersionsTable;

@@ -6,6 +6,7 @@ import { ping } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import { authenticate } from '../services/auth-service.js';
 import type { Caller } from '../services/caller.js';
+import { assertWithinSessionScope } from '../services/session-scope.js';
 import type { ServiceContext } from '../services/context.js';
 import { answerError, errorHandler } from './error-handler.js';
 import { BadRequestError, MethodNotAllowedError, NotFoundError, NotImplementedError, ServiceUnavailableError, UnauthorizedError } from '../errors.js';
@@ -23,6 +24,7 @@ import { PathRouter } from './router.js';
 import { downloadRouter, type DownloadRouteOptions } from '../storage/download-route.js';
 import { integrationAssetsRouter } from './integration-assets-route.js';
 import { openApiRawRouter } from './openapi-raw-route.js';
+import { ssoRouter } from './sso-routes.js';
 
 export interface AppOptions {
   services: ServiceContext;
@@ -200,6 +202,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     route.validateRequest(req);
     state.checkResponse = route.checkResponse ?? undefined;
     const caller = operation.requiresAuth ? await authenticateRequest(req) : undefined;
+    if (caller?.organizationId !== undefined) await assertWithinSessionScope(options.services, caller, req.params, req.body);
 
     if (!route.handler) throw new NotImplementedError(operation.operationId);
     const result = await route.handler({
@@ -238,6 +241,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   if (options.downloads) app.use(downloadRouter(options.downloads));
   if (options.downloads) app.use(integrationAssetsRouter(options.services));
   app.use(openApiRawRouter(options.services));
+  app.use(ssoRouter(options.services, present));
   app.use((req) => {
     throw new NotFoundError(`No route matches ${req.method} ${req.path}`);
   });

@@ -47,6 +47,8 @@ export interface OrganizationAccess extends MemberViewer {
  * exactly like one that does not exist.
  */
 export async function organizationAccess(db: Db, caller: Caller, organizationId: string): Promise<OrganizationAccess> {
+  // A session started through another organization's SSO does not reach this one (services/session-scope.ts).
+  if (caller.organizationId !== undefined && caller.organizationId !== organizationId) throw new NotFoundError('No organization matches this id');
   const row = await findMembership(db, organizationId, caller.user.id);
   const membership = row ? membershipFromRow(row) : undefined;
   if (!canViewOrganization(membership)) throw new NotFoundError('No organization matches this id');

@@ -32,7 +32,8 @@ export async function listOrganizationsForAuthenticatedUser(
   query: { page?: string; limit?: number },
 ): Promise<KeysetPage<OrganizationWithMembership>> {
   const { after, limit } = pageRequest(query, MEMBER_ORGANIZATION_ORDER_KEY_LENGTH);
-  return listOrganizationsOfUser(context.db, caller.user.id, after, limit);
+  // A session started through an organization's SSO lists that organization only (services/session-scope.ts).
+  return listOrganizationsOfUser(context.db, caller.user.id, after, limit, caller.organizationId);
 }
 
 type OrganizationMergeRules = components['schemas']['Organization']['mergeRules'];

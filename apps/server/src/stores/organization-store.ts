@@ -83,8 +83,9 @@ export async function listOrganizationsOfUser(
   userId: string,
   after: ReadonlyArray<string | number> | undefined,
   limit: number,
+  onlyOrganizationId?: string,
 ): Promise<KeysetPage<OrganizationWithMembership>> {
-  const query = db
+  let query = db
     .selectFrom('organizations as o')
     .innerJoin('organization_members as m', 'm.organization_id', 'o.id')
     .selectAll('o')
@@ -92,6 +93,7 @@ export async function listOrganizationsOfUser(
     .select(ownsTeamColumn)
     .where('m.user_id', '=', userId)
     .where('m.disabled', '=', 0);
+  if (onlyOrganizationId !== undefined) query = query.where('o.id', '=', onlyOrganizationId);
   const page = await keysetPage(query, MEMBER_ORGANIZATION_ORDER, after, limit);
   return { ...page, rows: page.rows.map(splitMembershipRow) };
 }

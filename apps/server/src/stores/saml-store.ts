@@ -47,3 +47,38 @@ export async function updateSamlProvider(db: Db, id: string, changes: SamlProvid
 export async function deleteSamlProvider(db: Db, organizationId: string, id: string): Promise<void> {
   await db.deleteFrom('saml_providers').where('organization_id', '=', organizationId).where('id', '=', id).execute();
 }
+
+/**
+ * Records that the provider's assertion with this id was accepted. A second acceptance of the same id is a
+ * unique violation (the caller treats it as a replay), in the sign-in's own transaction.
+ */
+export async function insertSamlAssertion(db: Db, providerId: string, assertionId: string, expiresAt: string): Promise<void> {
+  await db.insertInto('saml_assertions').values({ provider_id: providerId, assertion_id: assertionId, expires_at: expiresAt }).execute();
+}
+
+export async function hasSamlAssertion(db: Db, providerId: string, assertionId: string): Promise<boolean> {
+  const row = await db.selectFrom('saml_assertions').select('assertion_id').where('provider_id', '=', providerId).where('assertion_id', '=', assertionId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Forgets assertion ids whose assertions could no longer be accepted anyway. */
+export async function deleteExpiredSamlAssertions(db: Db, now: string): Promise<void> {
+  await db.deleteFrom('saml_assertions').where('expires_at', '<', now).execute();
+}
+
+/** Remembers an AuthnRequest sent for the provider, and forgets those sent before `staleBefore`. */
+export async function insertSamlRequest(db: Db, providerId: string, requestId: string, at: string, staleBefore: string): Promise<void> {
+  await db.deleteFrom('saml_requests').where('created_at', '<', staleBefore).execute();
+  await db.insertInto('saml_requests').values({ request_id: requestId, provider_id: providerId, created_at: at }).execute();
+}
+
+/** When the provider was sent this request, if at or after `since` and not answered yet. */
+export async function findSamlRequestTime(db: Db, providerId: string, requestId: string, since: string): Promise<string | undefined> {
+  const row = await db.selectFrom('saml_requests').select('created_at')
+    .where('request_id', '=', requestId).where('provider_id', '=', providerId).where('created_at', '>=', since).executeTakeFirst();
+  return row?.created_at;
+}
+
+export async function deleteSamlRequest(db: Db, requestId: string): Promise<void> {
+  await db.deleteFrom('saml_requests').where('request_id', '=', requestId).execute();
+}

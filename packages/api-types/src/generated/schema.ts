@@ -1,6 +1,33 @@
 // Generated from openapi/v1.yaml by scripts/generate-api-types.mjs. DO NOT EDIT: change the spec and run `npx turbo build`.
 /* eslint-disable */
 export interface paths {
+    "/auth/cli/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a sign-in code for a command-line token
+         * @description The last step of signing the command line in through single sign-on, as `gh auth login` does: the
+         *     command line listens on a loopback address and opens
+         *     `/auth/cli/start?redirect=http://127.0.0.1:<port>/<path>&state=<random>&provider=<samlProviderId>` in the
+         *     browser; once the person is signed in, the browser is sent to that address with a one-time `code` and the
+         *     same `state`. The command line exchanges the code here, with the same `redirectURI`, for an API token.
+         *
+         *     A code works once and for five minutes. The token acts in the organization the person signed in to, and
+         *     only there, and expires after 30 days. Needs no bearer token: the code is the credential.
+         */
+        post: operations["exchangeCliAuthCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/collections/{collectionId}": {
         parameters: {
             query?: never;
@@ -6217,6 +6244,65 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The request body is over the size limit. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": 413,
+                 *         "message": "Request body is larger than the limit of 2 MB"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is not sent as application/json. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": 415,
+                 *         "message": "Request bodies must be sent as application/json"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many requests from this caller; wait for `Retry-After` seconds before trying again. */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds to wait before the next request. */
+                "Retry-After"?: number;
+                /** @description Requests allowed in the current window. */
+                "RateLimit-Limit"?: number;
+                /** @description Requests left in the current window. */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window resets. */
+                "RateLimit-Reset"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": 429,
+                 *         "message": "Too many requests, retry after 12 seconds"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The `Authorization` header is missing, or its bearer token is unknown or revoked. */
         Unauthorized: {
             headers: {
@@ -6253,31 +6339,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many requests from this caller; wait for `Retry-After` seconds before trying again. */
-        TooManyRequests: {
-            headers: {
-                /** @description Seconds to wait before the next request. */
-                "Retry-After"?: number;
-                /** @description Requests allowed in the current window. */
-                "RateLimit-Limit"?: number;
-                /** @description Requests left in the current window. */
-                "RateLimit-Remaining"?: number;
-                /** @description Seconds until the window resets. */
-                "RateLimit-Reset"?: number;
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": 429,
-                 *         "message": "Too many requests, retry after 12 seconds"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description The caller can see the target but its role does not allow this operation. */
         Forbidden: {
             headers: {
@@ -6289,40 +6350,6 @@ export interface components {
                  *       "error": {
                  *         "code": 403,
                  *         "message": "You need the edit role on this space"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The request body is over the size limit. */
-        PayloadTooLarge: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": 413,
-                 *         "message": "Request body is larger than the limit of 2 MB"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The request body is not sent as application/json. */
-        UnsupportedMediaType: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": 415,
-                 *         "message": "Request bodies must be sent as application/json"
                  *       }
                  *     }
                  */
@@ -6437,6 +6464,52 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    exchangeCliAuthCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The one-time code the browser brought to the loopback address. */
+                    code: string;
+                    /** @description The loopback address the sign-in was started with, exactly as given then. */
+                    redirectURI: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A new API token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The API token, shown this once; send it as `Authorization: Bearer <token>`. */
+                        token: string;
+                        /** @description Id of the organization the token acts in. */
+                        organization: string;
+                        /** @description Id of the user the token acts as. */
+                        user: string;
+                        /**
+                         * Format: date-time
+                         * @description When the token stops working.
+                         */
+                        expiresAt: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     getCollectionById: {
         parameters: {
             query?: never;

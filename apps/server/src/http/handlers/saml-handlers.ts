@@ -1,4 +1,5 @@
 import { listAnswer } from '../../pagination.js';
+import { exchangeCliAuthCode } from '../../services/cli-auth-service.js';
 import {
   createOrganizationSAMLProvider,
   deleteOrganizationSAMLProvider,
@@ -11,7 +12,7 @@ import { presentSamlProvider, presentSsoProviderLogin } from '../presenters/saml
 import type { Handlers } from '../registry.js';
 import type { HandlerDeps } from './deps.js';
 
-/** SAML providers of an organization and its sign-in entry points. */
+/** SAML providers of an organization, its sign-in entry points, and the command line's token after a sign-in. */
 export function samlHandlers({ services, present }: HandlerDeps): Handlers {
   return {
     listSAMLProvidersInOrganizationById: async ({ caller, params, query }) => {
@@ -42,6 +43,11 @@ export function samlHandlers({ services, present }: HandlerDeps): Handlers {
     listSSOProviderLoginsInOrganization: async ({ caller, params }) => {
       const providers = await listSSOProviderLoginsInOrganization(services, caller, params.organizationId);
       return { status: 200, body: { items: providers.map((provider) => presentSsoProviderLogin(present, provider)) } };
+    },
+
+    exchangeCliAuthCode: async ({ body }) => {
+      const issued = await exchangeCliAuthCode(services, body);
+      return { status: 200, body: { token: issued.token, organization: issued.organizationId, user: issued.userId, expiresAt: issued.expiresAt } };
     },
   };
 }
