@@ -889,6 +889,9 @@ export interface paths {
          *       root of the site, or the default section). `defaultSiteSection` is the id of a section of this site; it
          *       becomes the default section. An id that is not part of the site answers 400.
          *     - `proxy` serves the site under a path of another domain (`example.com/docs`); `null` removes it.
+         *     - `hostname` serves the site on its own hostname (at least three labels, lower case), unique across the
+         *       installation (409 when another site has it); `null` removes it. Readers then reach the site at
+         *       `https://<hostname>/`; see "Addresses" in apps/server/README.md.
          *
          *     Needs the `admin` permission of the organization.
          */
@@ -4536,8 +4539,8 @@ export interface components {
             sectionGroup?: string;
             /** @description Name of the icon shown next to the title. */
             icon?: string;
-            /** @description The sections of the group, in their order. */
-            readonly children: components["schemas"]["SiteSection"][];
+            /** @description The sections and nested section groups of the group, in their order. */
+            readonly children: (components["schemas"]["SiteSection"] | components["schemas"]["SiteSectionGroup"])[];
         };
         /**
          * @description How a published site, or one of its site spaces, looks and behaves for readers. Every key is optional; a
@@ -8036,6 +8039,8 @@ export interface operations {
                     defaultSiteSection?: string;
                     /** @description Domain and path to serve the site under through a reverse proxy, or null to stop. */
                     proxy?: string | null;
+                    /** @description Hostname to serve the site on, unique across the installation, or null to stop. */
+                    hostname?: string | null;
                 };
             };
         };
@@ -8053,6 +8058,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
