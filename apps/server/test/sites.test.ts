@@ -613,5 +613,101 @@ describeEachDialect('docs sites', (dialect) => {
       expect((await published(w.reader, w.organizationId, site.id)).response.status).toBe(200);
     });
   });
-});
 
+  const schemaPath = (organizationId: string, siteId: string) => ({ path: { organizationId, siteId } });
+  const validSchema = {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    properties: {
+      unsigned: {
+        type: 'object', description: 'Unsigned claims of the site visitor.', additionalProperties: false,
+        properties: { beta: { type: 'boolean', description: 'Beta tester' }, language: { type: 'string', enum: ['en', 'fr'], description: 'Language' } },
+      },
+      isPro: { type: 'boolean', description: 'Pro customer' },
+      account: { type: 'object', description: 'Account', additionalProperties: false, properties: { seats: { type: 'number', description: 'Seats' } } },
+    },
+    additionalProperties: false,
+  };
+
+  describe('updateSiteAdaptiveSchema', () => {
+    it('stores a valid draft-07 schema and answers it with its updatedAt', async () => {
+      const w = await world();
+      const site = await unwrap(create(w.admin, w.organizationId));
+      const stored = await unwrap(w.admin.PUT('/orgs/{organizationId}/sites/{siteId}/adaptive-schema', { params: schemaPath(w.organizationId, site.id), body: { jsonSchema: validSchema as never } }));
+      expect(stored).toMatchObject({ object: 'site-adaptive-schema', jsonSchema: validSchema });
+      expect(Date.parse(stored.updatedAt)).not.toBeNaN();
+    });
+
+    it('refuses what is not a draft-07 schema or breaks the rules (400 naming it), and non-admins (403)', async () => {
+      const w = await world();
+      const site = await unwrap(create(w.admin, w.organizationId));
+      const put = (client: QuireClient, jsonSchema: unknown) => client.PUT('/orgs/{organizationId}/sites/{siteId}/adaptive-schema', { params: schemaPath(w.organizationId, site.id), body: { jsonSchema } as never });
+      const withClaim = (claim: unknown) => ({ ...validSchema, properties: { ...validSchema.properties, extra: claim } });
+      for (const [jsonSchema, message] of [
+        [{ ...validSchema, type: 'array' }, /type/],
+        [{ ...validSchema, additionalProperties: true }, /additionalProperties/],
+        [{ ...validSchema, properties: { ...validSchema.properties, unsigned: { ...validSchema.properties.unsigned, additionalProperties: true } } }, /additionalProperties/],
+        [{ ...validSchema, properties: { ...validSchema.properties, unsigned: { ...validSchema.properties.unsigned, description: 'Other' } } }, /description/],
+        [withClaim({ type: 'boolean' }), /description/],
+        [withClaim({ type: 'date', description: 'When' }), /jsonSchema/],
+        [withClaim({ type: 'boolean', description: 'x', default: true }), /jsonSchema/],
+        [{ ...validSchema, properties: { ...validSchema.properties, 'not-a-name': { type: 'boolean', description: 'x' } } }, /property name|pattern/],
+        [{ ...validSchema, $schema: 'http://json-schema.org/draft-04/schema#' }, /schema/],
+        [{ ...validSchema, required: 'isPro' }, /jsonSchema/],
+      ] as Array<[unknown, RegExp]>) {
+        expectError(await put(w.admin, jsonSchema), 400, message);
+      }
+      expectError(await w.admin.GET('/orgs/{organizationId}/sites/{siteId}/adaptive-schema', { params: schemaPath(w.organizationId, site.id) }), 404);
+      expectError(await put(w.editor, validSchema), 403);
+      expectError(await put(w.other.client, validSchema), 404);
+    });
+  });
+
+  describe('getSiteAdaptiveSchema', () => {
+    it('answers the stored schema to admins, 404 when there is none, 403 below admin', async () => {
+      const w = await world();
+      const site = await unwrap(create(w.admin, w.organizationId));
+      const get = (client: QuireClient) => client.GET('/orgs/{organizationId}/sites/{siteId}/adaptive-schema', { params: schemaPath(w.organizationId, site.id) });
+      expectError(await get(w.admin), 404);
+      const stored = await unwrap(w.admin.PUT('/orgs/{organizationId}/sites/{siteId}/adaptive-schema', { params: schemaPath(w.organizationId, site.id), body: { jsonSchema: validSchema as never } }));
+      expect(await unwrap(get(w.admin))).toEqual(stored);
+      expectError(await get(w.reader), 403);
+      expectError(await get(w.other.client), 404);
+    });
+  });
+
+  describe('listSiteAdaptiveTemplateConditions', () => {
+    it('derives one condition per claim, each usable as a site-space condition; empty without a schema', async () => {
+      const w = await world();
+      const site = await unwrap(create(w.admin, w.organizationId, { spaces: [w.spaceA.id] }));
+      const list = (client: QuireClient) => unwrap(client.GET('/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions', { params: schemaPath(w.organizationId, site.id) }));
+      expect((await list(w.reader)).items).toEqual([]);
+      await unwrap(w.admin.PUT('/orgs/{organizationId}/sites/{siteId}/adaptive-schema', { params: schemaPath(w.organizationId, site.id), body: { jsonSchema: validSchema as never } }));
+      const { items } = await list(w.reader);
+      expect(items.map((item) => item.condition)).toEqual(['visitor.claims.unsigned.beta', 'visitor.claims.unsigned.language == "en"', 'visitor.claims.isPro', 'visitor.claims.account.seats > 0']);
+      expect(items[0]!.description).toBe('Beta tester');
+      const [siteSpace] = (await unwrap(siteSpaces(w.admin, w.organizationId, site.id))).items;
+      for (const { condition } of items) {
+        await unwrap(w.admin.PATCH('/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', { params: siteSpacePath(w.organizationId, site.id, siteSpace!.id), body: { condition } }));
+      }
+      expectError(await w.other.client.GET('/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions', { params: schemaPath(w.organizationId, site.id) }), 404);
+    });
+  });
+
+  describe('getSpaceById with a shareKey', () => {
+    it('resolves the published address of the space on the share-link site of an active key, and nothing otherwise', async () => {
+      const w = await world();
+      const site = await unwrap(create(w.admin, w.organizationId, { visibility: 'share-link', spaces: [w.spaceA.id] }));
+      await unwrap(publish(w.admin, w.organizationId, site.id));
+      const link = await unwrap(createLink(w.admin, w.organizationId, site.id, 'Partner'));
+      const key = new URL(link.urls.published!).searchParams.get('shareKey')!;
+      const getSpace = (spaceId: string, shareKey?: string) => unwrap(w.reader.GET('/spaces/{spaceId}', { params: { path: { spaceId }, query: shareKey === undefined ? {} : { shareKey } } }));
+      expect((await getSpace(w.spaceA.id, key)).urls.published).toBe(`${base(site)}/sites/${site.id}/guides?shareKey=${key}`);
+      expect((await getSpace(w.spaceA.id)).urls.published).toBeUndefined();
+      expect((await getSpace(w.spaceA.id, 'made-up')).urls.published).toBeUndefined();
+      expect((await getSpace(w.spaceB.id, key)).urls.published).toBeUndefined();
+      await unwrap(w.admin.PATCH('/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}', { params: { path: { organizationId: w.organizationId, siteId: site.id, shareLinkId: link.id } }, body: { active: false } }));
+      expect((await getSpace(w.spaceA.id, key)).urls.published).toBeUndefined();
+    });
+  });
+});

@@ -130,8 +130,9 @@ function valueOf(node: ConditionNode, claims: Record<string, unknown>): Value {
       return left ? left : valueOf(node.right, claims);
     }
     case 'compare': {
-      const left = valueOf(node.left, claims);
-      const right = valueOf(node.right, claims);
+      // A claim the visitor does not have compares like null (`visitor.claims.x != null`).
+      const left = valueOf(node.left, claims) ?? null;
+      const right = valueOf(node.right, claims) ?? null;
       switch (node.operator) {
         case '==':
         case '===':

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { components } from '@quire/api-types';
+import { AdaptiveSchemaError, checkAdaptiveSchema, templateConditions, type AdaptiveJsonSchema, type TemplateCondition } from '../content/site-adaptive-schema.js';
 import { parseCondition, ConditionError } from '../content/site-conditions.js';
 import { slugify, uniqueSlug } from '../content/tree.js';
 import { isUniqueViolation } from '../db/dialect.js';
@@ -42,7 +43,6 @@ import {
   listSiteSpacesPage,
   lockSite,
   moveRootSiteSpacesToSection,
-  publishedSiteSpacesOfSpace,
   SECTION_ORDER_KEY_LENGTH,
   setDefaultSection,
   setDefaultSiteSpace,
@@ -760,13 +760,43 @@ export async function sharedSiteSpaceOfSpace(context: ServiceContext, spaceId: s
   return { site, sections: await allSections(context.db, site.id), siteSpace, shareKey };
 }
 
-/** The first published site publishing the space, for its `urls.published` (spaces the caller already sees). */
-export async function publishingSiteSpaceOfSpace(context: ServiceContext, spaceId: string): Promise<{ site: SiteWithCount; sections: SiteSectionRow[]; siteSpace: SiteSpaceRow } | undefined> {
-  const [first] = await publishedSiteSpacesOfSpace(context.db, spaceId);
-  if (!first) return undefined;
-  const site = await findSiteById(context.db, first.site_id);
-  const siteSpace = await findSiteSpace(context.db, first.site_id, first.site_space_id);
-  if (!site || !siteSpace) return undefined;
-  return { site, sections: await allSections(context.db, site.id), siteSpace };
+// -------------------------------------------------------------------------------------- adaptive schema
+
+export interface AdaptiveSchemaRecord {
+  jsonSchema: AdaptiveJsonSchema;
+  updatedAt: string;
 }
 
+function storedSchema(site: SiteWithCount): AdaptiveSchemaRecord | undefined {
+  if (site.adaptive_schema === null || site.adaptive_schema_updated_at === null) return undefined;
+  return { jsonSchema: JSON.parse(site.adaptive_schema) as AdaptiveJsonSchema, updatedAt: site.adaptive_schema_updated_at };
+}
+
+export async function getSiteAdaptiveSchema(context: ServiceContext, caller: Caller, organizationId: string, siteId: string): Promise<AdaptiveSchemaRecord> {
+  const { site, who } = await readableSite(context, caller, organizationId, siteId);
+  if (!canManageSites(who.membership)) throw new ForbiddenError('Only organization admins can read the adaptive schema of a site');
+  const schema = storedSchema(site);
+  if (!schema) throw new NotFoundError('The site has no adaptive schema');
+  return schema;
+}
+
+export async function updateSiteAdaptiveSchema(context: ServiceContext, caller: Caller, organizationId: string, siteId: string, body: { jsonSchema: unknown }): Promise<AdaptiveSchemaRecord> {
+  let jsonSchema: AdaptiveJsonSchema;
+  try {
+    jsonSchema = checkAdaptiveSchema(body.jsonSchema, 'body.jsonSchema');
+  } catch (error) {
+    if (error instanceof AdaptiveSchemaError) throw new BadRequestError(error.message);
+    throw error;
+  }
+  return withManagedSite(context, caller, organizationId, siteId, async (tx) => {
+    const updatedAt = nowIso();
+    await updateSite(tx.db, siteId, { adaptive_schema: JSON.stringify(jsonSchema), adaptive_schema_updated_at: updatedAt, updated_at: updatedAt });
+    return { jsonSchema, updatedAt };
+  });
+}
+
+export async function listSiteAdaptiveTemplateConditions(context: ServiceContext, caller: Caller, organizationId: string, siteId: string): Promise<TemplateCondition[]> {
+  const { site } = await readableSite(context, caller, organizationId, siteId);
+  const schema = storedSchema(site);
+  return schema ? templateConditions(schema.jsonSchema) : [];
+}

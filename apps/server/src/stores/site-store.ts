@@ -309,11 +309,3 @@ export async function updateShareLink(db: Db, shareLinkId: string, patch: Update
 export async function deleteShareLink(db: Db, siteId: string, shareLinkId: string): Promise<void> {
   await db.deleteFrom('site_share_links').where('site_id', '=', siteId).where('id', '=', shareLinkId).execute();
 }
-
-/** The published sites that publish the space, with their site space of it (for the space's `urls.published`). */
-export async function publishedSiteSpacesOfSpace(db: Db, spaceId: string): Promise<Array<{ site_id: string; site_space_id: string }>> {
-  return db.selectFrom('site_spaces').innerJoin('sites', 'sites.id', 'site_spaces.site_id')
-    .select(['sites.id as site_id', 'site_spaces.id as site_space_id'])
-    .where('site_spaces.space_id', '=', spaceId).where('sites.published', '=', 1)
-    .orderBy('sites.created_at').orderBy('sites.id').execute();
-}

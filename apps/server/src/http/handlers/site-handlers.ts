@@ -12,7 +12,10 @@ import {
   deleteSiteShareLinkById,
   deleteSiteSpaceById,
   getPublishedContentSite,
+  getSiteAdaptiveSchema,
   getSiteById,
+  listSiteAdaptiveTemplateConditions,
+  updateSiteAdaptiveSchema,
   listSites,
   listSiteSectionGroups,
   listSiteSections,
@@ -33,6 +36,7 @@ import {
 } from '../../services/site-service.js';
 import type { PresentContext } from '../presenters/context.js';
 import {
+  presentAdaptiveSchema,
   presentPublishedContentSite,
   presentShareLink,
   presentSite,
@@ -142,6 +146,19 @@ export function siteHandlers({ services, present }: HandlerDeps): Handlers {
       await deleteSiteShareLinkById(services, caller, params.organizationId, params.siteId, params.shareLinkId);
       return { status: 204 };
     },
+
+    getSiteAdaptiveSchema: async ({ caller, params }) => ({
+      status: 200,
+      body: presentAdaptiveSchema(await getSiteAdaptiveSchema(services, caller, params.organizationId, params.siteId)),
+    }),
+    updateSiteAdaptiveSchema: async ({ caller, params, body }) => ({
+      status: 200,
+      body: presentAdaptiveSchema(await updateSiteAdaptiveSchema(services, caller, params.organizationId, params.siteId, body)),
+    }),
+    listSiteAdaptiveTemplateConditions: async ({ caller, params }) => ({
+      status: 200,
+      body: { items: await listSiteAdaptiveTemplateConditions(services, caller, params.organizationId, params.siteId) },
+    }),
 
     getPublishedContentSite: async ({ caller, params, query }) => ({
       status: 200,

@@ -1,5 +1,5 @@
 import type { components } from '@quire/api-types';
-import type { ShareLinkRecord, SiteStructure } from '../../services/site-service.js';
+import type { AdaptiveSchemaRecord, ShareLinkRecord, SiteStructure } from '../../services/site-service.js';
 import type { SiteSectionGroupRow, SiteSectionRow, SiteSpaceRecord, SiteSpaceRow, SiteWithCount } from '../../stores/site-store.js';
 import { apiUrl, appUrl, type PresentContext } from './context.js';
 import { presentSpace } from './space-presenter.js';
@@ -169,4 +169,8 @@ export function presentPublishedContentSite(context: PresentContext, structure: 
 export function publishedSpaceUrl(context: PresentContext, found: { site: SiteWithCount; sections: readonly SiteSectionRow[]; siteSpace: SiteSpaceRow; shareKey?: string }): string {
   const section = found.siteSpace.section_id ? found.sections.find((row) => row.id === found.siteSpace.section_id) : undefined;
   return keyed(siteSpaceAddress(context, found.site, section, found.siteSpace), found.shareKey);
+}
+
+export function presentAdaptiveSchema(record: AdaptiveSchemaRecord): components['schemas']['SiteAdaptiveSchema'] {
+  return { object: 'site-adaptive-schema', jsonSchema: record.jsonSchema as components['schemas']['SiteAdaptiveJSONSchema'], updatedAt: record.updatedAt };
 }
