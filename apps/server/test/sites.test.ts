@@ -449,6 +449,26 @@ describeEachDialect('docs sites', (dialect) => {
       expectError(await patch(w.admin, { icon: 'x'.repeat(51) }), 400);
       expectError(await patch(w.reader, { title: 'Mine' }), 403);
     });
+
+    it('moves a group under another one and back to the root, never into itself or its descendants', async () => {
+      const w = await world();
+      const site = await unwrap(create(w.admin, w.organizationId));
+      const a = await unwrap(addGroup(w.admin, w.organizationId, site.id, { title: 'A' }));
+      const b = await unwrap(addGroup(w.admin, w.organizationId, site.id, { title: 'B', parent: a.id }));
+      const c = await unwrap(addGroup(w.admin, w.organizationId, site.id, { title: 'C', parent: b.id }));
+      const patch = (id: string, body: Record<string, unknown>) => w.admin.PATCH('/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}', { params: { path: { organizationId: w.organizationId, siteId: site.id, siteSectionGroupId: id } }, body: body as never });
+      expectError(await patch(a.id, { parentSectionGroupId: a.id }), 400, /itself/);
+      expectError(await patch(a.id, { parentSectionGroupId: c.id }), 400, /itself/);
+      expectError(await patch(a.id, { parentSectionGroupId: 'noSuch' }), 400);
+      expect((await unwrap(patch(c.id, { parentSectionGroupId: a.id }))).sectionGroup).toBe(a.id);
+      expect((await unwrap(patch(b.id, { parentSectionGroupId: null }))).sectionGroup).toBeUndefined();
+      const content = await unwrap(published(w.admin, w.organizationId, site.id));
+      // Without sections the site shows its site spaces; the groups' nesting shows in the groups list.
+      expect(content.structure.type).toBe('siteSpaces');
+      const groups = await unwrap(w.admin.GET('/orgs/{organizationId}/sites/{siteId}/section-groups', { params: sitePath(w.organizationId, site.id) }));
+      expect(groups.items.find((group) => group.id === a.id)!.children.map((child) => child.id)).toEqual([c.id]);
+      expect(groups.items.find((group) => group.id === b.id)!.children).toEqual([]);
+    });
   });
 
   describe('deleteSiteSectionGroupById', () => {
@@ -564,7 +584,7 @@ describeEachDialect('docs sites', (dialect) => {
       const w = await world();
       const site = await unwrap(create(w.admin, w.organizationId, { spaces: [w.spaceA.id] }));
       const flat = await unwrap(published(w.reader, w.organizationId, site.id));
-      expect(flat).toMatchObject({ object: 'published-content-site', site: { id: site.id }, structure: { type: 'siteSpaces' }, customizations: { site: {} }, scripts: [] });
+      expect(flat).toMatchObject({ object: 'published-content-site', site: { id: site.id }, structure: { type: 'siteSpaces' }, customizations: { site: { styling: { theme: 'clean' }, themes: { default: 'system' } }, siteSpaces: {} }, scripts: [] });
       expect(flat.structure.structure.map((item) => item.id)).toHaveLength(1);
       const section = await unwrap(addSection(w.admin, w.organizationId, site.id, { spaceId: w.spaceB.id, title: 'Main' }));
       const group = await unwrap(addGroup(w.admin, w.organizationId, site.id, { title: 'Group' }));

@@ -627,6 +627,14 @@ export interface GroupView {
   structure: SiteStructure;
 }
 
+/** A group and every group above it; putting a group under any of these of its own would make a cycle. */
+function groupAncestry(groups: readonly SiteSectionGroupRow[], groupId: string): Set<string> {
+  const byId = new Map(groups.map((group) => [group.id, group]));
+  const seen = new Set<string>();
+  for (let current = byId.get(groupId); current && !seen.has(current.id); current = current.parent_id ? byId.get(current.parent_id) : undefined) seen.add(current.id);
+  return seen;
+}
+
 export async function addSectionGroupToSite(
   context: ServiceContext,
   caller: Caller,
@@ -658,11 +666,22 @@ export async function updateSiteSectionGroupById(
   organizationId: string,
   siteId: string,
   groupId: string,
-  body: { title?: string; icon?: string | null },
+  body: { title?: string; icon?: string | null; parentSectionGroupId?: string | null },
 ): Promise<GroupView> {
   return withManagedSite(context, caller, organizationId, siteId, async (tx, _site, who) => {
-    if (!(await findGroup(tx.db, siteId, groupId))) throw new NotFoundError('The site has no section group with this id');
-    await updateGroup(tx.db, groupId, { ...(body.title !== undefined ? { title: body.title } : {}), ...(body.icon !== undefined ? { icon: body.icon } : {}) });
+    const structure = await structureFor(tx, who, organizationId, siteId);
+    const group = structure.groups.find((row) => row.id === groupId);
+    if (!group) throw new NotFoundError('The site has no section group with this id');
+    let placement = {};
+    const parentId = body.parentSectionGroupId;
+    if (parentId !== undefined && parentId !== group.parent_id) {
+      if (parentId !== null) {
+        if (!structure.groups.some((row) => row.id === parentId)) throw new BadRequestError(`body.parentSectionGroupId: the site has no section group "${parentId}"`);
+        if (groupAncestry(structure.groups, parentId).has(groupId)) throw new BadRequestError('body.parentSectionGroupId: a group cannot go into itself or one of its own groups');
+      }
+      placement = { parent_id: parentId, position: positionBetween(lastPositionAt(structure, parentId), null) };
+    }
+    await updateGroup(tx.db, groupId, { ...(body.title !== undefined ? { title: body.title } : {}), ...(body.icon !== undefined ? { icon: body.icon } : {}), ...placement });
     return { id: groupId, structure: await structureFor(tx, who, organizationId, siteId) };
   });
 }

@@ -1059,7 +1059,9 @@ export interface paths {
         /**
          * Update a section group
          * @description Changes the title or the icon of the section group and answers it; omitted fields keep their value, and an
-         *     `icon` of null removes the icon.
+         *     `icon` of null removes the icon. `parentSectionGroupId` (as in later releases of the public API) moves the
+         *     group into another group of the site, placed last there, or to the root with null; a group cannot go into
+         *     itself or one of its own descendants (400), so groups nest without cycles.
          *
          *     Needs the `admin` permission of the organization.
          */
@@ -8369,6 +8371,8 @@ export interface operations {
                     title?: string;
                     /** @description Name of the icon shown next to the title, or null to remove it. */
                     icon?: string | null;
+                    /** @description Id of the section group to move this group into, or null for the root of the site. */
+                    parentSectionGroupId?: string | null;
                 };
             };
         };

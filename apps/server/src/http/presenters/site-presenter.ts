@@ -150,6 +150,38 @@ export function presentShareLink(context: PresentContext, site: SiteWithCount, {
   };
 }
 
+/**
+ * What a site looks like when nothing was customized: the service's defaults, which stored customizations
+ * (what the public API's customization PATCH would set) override key by key. Site spaces answer only their
+ * own overrides.
+ */
+const DEFAULT_SITE_CUSTOMIZATION: ApiSiteCustomization = {
+  styling: {
+    theme: 'clean', primaryColor: { light: '#346DDB', dark: '#346DDB' }, corners: 'rounded', depth: 'subtle', links: 'default', font: 'Inter',
+    monospaceFont: 'IBMPlexMono', icons: 'regular', sidebar: { background: 'default', list: 'default' }, search: 'prominent',
+  },
+  themes: { default: 'system', toggeable: true },
+  pdf: { enabled: true },
+  feedback: { enabled: false },
+  ai: { mode: 'search' },
+  advancedCustomization: { enabled: true },
+  git: { showEditLink: false },
+  pageActions: { externalAI: true, markdown: true, mcp: true },
+  externalLinks: { target: 'self' },
+  pagination: { enabled: true },
+  trademark: { enabled: true },
+  insights: { trackingCookie: true },
+};
+
+function withDefaults(stored: ApiSiteCustomization): ApiSiteCustomization {
+  const merged: Record<string, unknown> = { ...DEFAULT_SITE_CUSTOMIZATION };
+  for (const [key, value] of Object.entries(stored)) {
+    const base = merged[key];
+    merged[key] = base && typeof base === 'object' && value && typeof value === 'object' && !Array.isArray(value) ? { ...base, ...value } : value;
+  }
+  return merged as ApiSiteCustomization;
+}
+
 export function presentPublishedContentSite(context: PresentContext, structure: SiteStructure): ApiPublishedContentSite {
   const customizations: Record<string, ApiSiteCustomization> = {};
   for (const { siteSpace } of structure.siteSpaces) customizations[siteSpace.id] = parseObject<ApiSiteCustomization>(siteSpace.customizations);
@@ -159,7 +191,7 @@ export function presentPublishedContentSite(context: PresentContext, structure: 
     structure: structure.sections.length > 0
       ? { type: 'sections', structure: childrenOf(context, structure, null, new Set()) }
       : { type: 'siteSpaces', structure: structure.siteSpaces.map((record) => presentSiteSpace(context, structure.site, structure.sections, record, structure.shareKey)) },
-    customizations: { site: parseObject<ApiSiteCustomization>(structure.site.customizations), siteSpaces: customizations },
+    customizations: { site: withDefaults(parseObject<ApiSiteCustomization>(structure.site.customizations)), siteSpaces: customizations },
     // No integration installs scripts on sites yet.
     scripts: [],
   };
