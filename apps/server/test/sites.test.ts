@@ -1,8 +1,10 @@
 import { unwrap, type QuireClient } from '@quire/client';
 import type { components } from '@quire/api-types';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect } from './dialects.js';
 import { createSpace, expectError, newOrg, organizationWithPeople, useTestServer } from './helpers.js';
+import { storedText } from './storage-facts.js';
 
 
 describeEachDialect('docs sites', (dialect) => {
@@ -531,6 +533,10 @@ describeEachDialect('docs sites', (dialect) => {
       const key = new URL(link.urls.published!).searchParams.get('shareKey')!;
       expect(Buffer.from(key, 'base64url').length).toBeGreaterThanOrEqual(16);
       expect(link.urls.published).toBe(`${base(site)}/sites/${site.id}?shareKey=${key}`);
+      // Storage is the subject here: the key is kept only as its hash and sealed, never in clear.
+      const stored = await storedText(server, ['site_share_links']);
+      expect(stored).not.toContain(key);
+      expect(stored).toContain(createHash('sha256').update(key).digest('hex'));
       expectError(await createLink(w.editor, w.organizationId, site.id, 'Mine'), 403);
       expectError(await createLink(w.admin, w.organizationId, site.id, ''), 400);
       expectError(await createLink(w.admin, w.organizationId, site.id, 'x'.repeat(51)), 400);
