@@ -716,6 +716,8 @@ describeEachDialect('docs sites', (dialect) => {
       for (const { condition } of items) {
         await unwrap(w.admin.PATCH('/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', { params: siteSpacePath(w.organizationId, site.id, siteSpace!.id), body: { condition } }));
       }
+      expectError(await w.admin.PATCH('/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', { params: siteSpacePath(w.organizationId, site.id, siteSpace!.id), body: { condition: 'visitor.claims.unsigned.betta' } }), 400, /visitor\.claims\.unsigned\.betta/);
+      expectError(await w.admin.PATCH('/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', { params: siteSpacePath(w.organizationId, site.id, siteSpace!.id), body: { condition: 'visitor.claims.isPro.deeper' } }), 400);
       expectError(await w.other.client.GET('/orgs/{organizationId}/sites/{siteId}/adaptive-schema/template-conditions', { params: schemaPath(w.organizationId, site.id) }), 404);
     });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AdaptiveSchemaError, checkAdaptiveSchema, templateConditions } from './site-adaptive-schema.js';
+import { AdaptiveSchemaError, checkAdaptiveSchema, declaresClaim, templateConditions } from './site-adaptive-schema.js';
 import { parseCondition } from './site-conditions.js';
 
 const unsigned = { type: 'object', description: 'Unsigned claims of the site visitor.', properties: { beta: { type: 'boolean', description: 'Beta' } }, additionalProperties: false };
@@ -11,6 +11,11 @@ describe('site adaptive schema', () => {
     const conditions = templateConditions(schema);
     expect(conditions.map((item) => item.condition)).toEqual(['visitor.claims.unsigned.beta', 'visitor.claims.plan == "free"', 'visitor.claims.tags != null']);
     for (const { condition } of conditions) parseCondition(condition);
+    expect(declaresClaim(schema, ['unsigned', 'beta'])).toBe(true);
+    expect(declaresClaim(schema, ['plan'])).toBe(true);
+    expect(declaresClaim(schema, ['unsigned', 'gamma'])).toBe(false);
+    expect(declaresClaim(schema, ['plan', 'x'])).toBe(false);
+    expect(declaresClaim(schema, ['constructor'])).toBe(false);
   });
 
   it('refuses non-schemas against the draft-07 meta-schema, then the rules, naming what is wrong', () => {

@@ -144,3 +144,16 @@ export function templateConditions(schema: AdaptiveJsonSchema): TemplateConditio
   const unsignedClaims = unsigned && unsigned.type === 'object' ? unsigned.properties : {};
   return [...claimConditions(unsignedClaims, ['unsigned']), ...claimConditions(signed, [])];
 }
+
+/** Whether the schema declares the claim at `path` (`['unsigned', 'beta']`, `['account', 'seats']`). */
+export function declaresClaim(schema: AdaptiveJsonSchema, path: readonly string[]): boolean {
+  let claims: Record<string, AdaptiveClaim | { type: 'object'; properties: Record<string, AdaptiveClaim> }> = schema.properties;
+  for (const [index, name] of path.entries()) {
+    const claim = Object.prototype.hasOwnProperty.call(claims, name) ? claims[name] : undefined;
+    if (!claim) return false;
+    if (index === path.length - 1) return true;
+    if (claim.type !== 'object') return false;
+    claims = claim.properties;
+  }
+  return false;
+}

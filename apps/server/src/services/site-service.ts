@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { components } from '@quire/api-types';
-import { AdaptiveSchemaError, checkAdaptiveSchema, templateConditions, type AdaptiveJsonSchema, type TemplateCondition } from '../content/site-adaptive-schema.js';
-import { parseCondition, ConditionError } from '../content/site-conditions.js';
+import { AdaptiveSchemaError, checkAdaptiveSchema, declaresClaim, templateConditions, type AdaptiveJsonSchema, type TemplateCondition } from '../content/site-adaptive-schema.js';
+import { conditionClaims, parseCondition, ConditionError } from '../content/site-conditions.js';
 import { slugify, uniqueSlug } from '../content/tree.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
@@ -144,6 +144,18 @@ function checkedCondition(condition: string | null | undefined, field: string): 
     throw error;
   }
   return condition;
+}
+
+/**
+ * Once a site has an adaptive schema, its conditions may only read the claims the schema declares: a typo in
+ * a claim name would otherwise hide content from every visitor without a word.
+ */
+function checkConditionClaims(site: SiteWithCount, condition: string | null | undefined, field: string): void {
+  if (condition === undefined || condition === null || site.adaptive_schema === null) return;
+  const schema = JSON.parse(site.adaptive_schema) as AdaptiveJsonSchema;
+  for (const path of conditionClaims(parseCondition(condition))) {
+    if (!declaresClaim(schema, path)) throw new BadRequestError(`${field} reads visitor.claims.${path.join('.')}, which the site's adaptive schema does not declare`);
+  }
 }
 
 /** A space of the organization the caller sees, to publish; anything else is the caller's mistake (400). */
@@ -428,9 +440,10 @@ export async function updateSiteSpaceById(
     throw new BadRequestError('body.path must be one path segment: letters, digits, ".", "_" and "-", starting with a letter or digit');
   }
   const condition = checkedCondition(body.condition, 'body.condition');
-  return withManagedSite(context, caller, organizationId, siteId, async (tx, _site, who) => {
+  return withManagedSite(context, caller, organizationId, siteId, async (tx, site, who) => {
     const siteSpace = await findSiteSpace(tx.db, siteId, siteSpaceId);
     if (!siteSpace) throw new NotFoundError('The site has no site space with this id');
+    checkConditionClaims(site, condition, 'body.condition');
     if (body.path !== undefined && body.path !== siteSpace.path) {
       const level = await siteSpacesAtLevel(tx.db, siteId, siteSpace.section_id);
       if (level.some((row) => row.id !== siteSpace.id && row.path === body.path)) throw new BadRequestError(`body.path: another site space of this level already has the path "${body.path}"`);
@@ -577,10 +590,11 @@ export async function updateSiteSectionById(
     throw new BadRequestError('body.path must be one path segment: letters, digits, ".", "_" and "-", starting with a letter or digit');
   }
   const condition = checkedCondition(body.condition, 'body.condition');
-  return withManagedSite(context, caller, organizationId, siteId, async (tx, _site, who) => {
+  return withManagedSite(context, caller, organizationId, siteId, async (tx, site, who) => {
     const structure = await structureFor(tx, who, organizationId, siteId);
     const section = structure.sections.find((row) => row.id === sectionId);
     if (!section) throw new NotFoundError('The site has no section with this id');
+    checkConditionClaims(site, condition, 'body.condition');
     if (body.path !== undefined && structure.sections.some((row) => row.id !== sectionId && row.path === body.path)) {
       throw new BadRequestError(`body.path: another section of this site already has the path "${body.path}"`);
     }

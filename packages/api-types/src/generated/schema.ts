@@ -1176,6 +1176,10 @@ export interface paths {
          *     placed last, and `null` moves it to the root of the site. `default` true makes it the default section of
          *     the site (false is accepted only on a section that is not the default).
          *
+         *     A condition is an expression over `visitor.claims.<name>` and `visitor.claims.unsigned.<name>` with
+         *     literals, `!`, `&&`, `||` and comparisons; one that does not parse, or (once the site has an adaptive
+         *     schema) that reads a claim the schema does not declare, answers 400.
+         *
          *     Needs the `admin` permission of the organization.
          */
         patch: operations["updateSiteSectionById"];
@@ -1300,6 +1304,10 @@ export interface paths {
          *     unique among the site spaces of the same level. `condition` sets the adaptive-content expression that
          *     decides which visitors see the space, and `null` removes it. `spaceId` publishes another space of the
          *     organization at the same place, keeping the path and condition.
+         *
+         *     A condition is an expression over `visitor.claims.<name>` and `visitor.claims.unsigned.<name>` with
+         *     literals, `!`, `&&`, `||` and comparisons; one that does not parse, or (once the site has an adaptive
+         *     schema) that reads a claim the schema does not declare, answers 400.
          *
          *     Needs the `admin` permission of the organization.
          */
