@@ -585,6 +585,84 @@ export interface OpenApiSpecVersionsTable {
   created_at: string;
 }
 
+/** A docs site (0100). */
+export interface SitesTable {
+  id: string;
+  organization_id: string;
+  type: string;
+  title: string;
+  visibility: string;
+  /** 0 or 1. */
+  published: number;
+  basename: string | null;
+  hostname: string | null;
+  proxy: string | null;
+  /** 0 or 1. */
+  adaptive_content: number;
+  agents_context: string;
+  /** JSON SiteCustomization. */
+  customizations: string;
+  /** JSON SiteAdaptiveJSONSchema, or null. */
+  adaptive_schema: string | null;
+  adaptive_schema_updated_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A group of site sections (0100). */
+export interface SiteSectionGroupsTable {
+  id: string;
+  site_id: string;
+  parent_id: string | null;
+  title: string;
+  icon: string | null;
+  position: string;
+  created_at: string;
+}
+
+/** A section of a docs site (0100). */
+export interface SiteSectionsTable {
+  id: string;
+  site_id: string;
+  group_id: string | null;
+  title: string;
+  icon: string | null;
+  path: string;
+  condition: string | null;
+  /** 0 or 1: the section readers land on. */
+  is_default: number;
+  position: string;
+  created_at: string;
+}
+
+/** The link between a docs site (or one of its sections) and a space it publishes (0100). */
+export interface SiteSpacesTable {
+  id: string;
+  site_id: string;
+  section_id: string | null;
+  space_id: string;
+  path: string;
+  condition: string | null;
+  /** 0 or 1: the default site space of its level. */
+  is_default: number;
+  position: string;
+  /** JSON SiteCustomization overriding the site's. */
+  customizations: string;
+  created_at: string;
+}
+
+/** A share link of a docs site (0100): its key is kept hashed (lookup) and sealed (display). */
+export interface SiteShareLinksTable {
+  id: string;
+  site_id: string;
+  name: string;
+  /** 0 or 1. */
+  active: number;
+  key_hash: string;
+  sealed_key: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -627,4 +705,9 @@ export interface Database {
   cli_auth_codes: CliAuthCodesTable;
   openapi_specs: OpenApiSpecsTable;
   openapi_spec_versions: OpenApiSpecVersionsTable;
+  sites: SitesTable;
+  site_section_groups: SiteSectionGroupsTable;
+  site_sections: SiteSectionsTable;
+  site_spaces: SiteSpacesTable;
+  site_share_links: SiteShareLinksTable;
 }

@@ -923,6 +923,9 @@ export interface paths {
          *       root of the site, or the default section). `defaultSiteSection` is the id of a section of this site; it
          *       becomes the default section. An id that is not part of the site answers 400.
          *     - `proxy` serves the site under a path of another domain (`example.com/docs`); `null` removes it.
+         *     - `hostname` serves the site on its own hostname (at least three labels, lower case), unique across the
+         *       installation (409 when another site has it); `null` removes it. Readers then reach the site at
+         *       `https://<hostname>/`; see "Addresses" in apps/server/README.md.
          *
          *     Needs the `admin` permission of the organization.
          */
@@ -1090,7 +1093,9 @@ export interface paths {
         /**
          * Update a section group
          * @description Changes the title or the icon of the section group and answers it; omitted fields keep their value, and an
-         *     `icon` of null removes the icon.
+         *     `icon` of null removes the icon. `parentSectionGroupId` (as in later releases of the public API) moves the
+         *     group into another group of the site, placed last there, or to the root with null; a group cannot go into
+         *     itself or one of its own descendants (400), so groups nest without cycles.
          *
          *     Needs the `admin` permission of the organization.
          */
@@ -1204,6 +1209,10 @@ export interface paths {
          *     visitors see the section, and `null` removes it. `siteSectionGroupId` moves the section into that group,
          *     placed last, and `null` moves it to the root of the site. `default` true makes it the default section of
          *     the site (false is accepted only on a section that is not the default).
+         *
+         *     A condition is an expression over `visitor.claims.<name>` and `visitor.claims.unsigned.<name>` with
+         *     literals, `!`, `&&`, `||` and comparisons; one that does not parse, or (once the site has an adaptive
+         *     schema) that reads a claim the schema does not declare, answers 400.
          *
          *     Needs the `admin` permission of the organization.
          */
@@ -1329,6 +1338,10 @@ export interface paths {
          *     unique among the site spaces of the same level. `condition` sets the adaptive-content expression that
          *     decides which visitors see the space, and `null` removes it. `spaceId` publishes another space of the
          *     organization at the same place, keeping the path and condition.
+         *
+         *     A condition is an expression over `visitor.claims.<name>` and `visitor.claims.unsigned.<name>` with
+         *     literals, `!`, `&&`, `||` and comparisons; one that does not parse, or (once the site has an adaptive
+         *     schema) that reads a claim the schema does not declare, answers 400.
          *
          *     Needs the `admin` permission of the organization.
          */
@@ -4720,8 +4733,8 @@ export interface components {
             sectionGroup?: string;
             /** @description Name of the icon shown next to the title. */
             icon?: string;
-            /** @description The sections of the group, in their order. */
-            readonly children: components["schemas"]["SiteSection"][];
+            /** @description The sections and nested section groups of the group, in their order. */
+            readonly children: (components["schemas"]["SiteSection"] | components["schemas"]["SiteSectionGroup"])[];
         };
         /**
          * @description How a published site, or one of its site spaces, looks and behaves for readers. Every key is optional; a
@@ -8378,6 +8391,8 @@ export interface operations {
                     defaultSiteSection?: string;
                     /** @description Domain and path to serve the site under through a reverse proxy, or null to stop. */
                     proxy?: string | null;
+                    /** @description Hostname to serve the site on, unique across the installation, or null to stop. */
+                    hostname?: string | null;
                 };
             };
         };
@@ -8395,6 +8410,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -8705,6 +8721,8 @@ export interface operations {
                     title?: string;
                     /** @description Name of the icon shown next to the title, or null to remove it. */
                     icon?: string | null;
+                    /** @description Id of the section group to move this group into, or null for the root of the site. */
+                    parentSectionGroupId?: string | null;
                 };
             };
         };

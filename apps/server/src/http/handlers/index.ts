@@ -15,6 +15,7 @@ import { glossaryHandlers } from './glossary-handlers.js';
 import { integrationHandlers } from './integration-handlers.js';
 import { samlHandlers } from './saml-handlers.js';
 import { openApiSpecHandlers } from './openapi-spec-handlers.js';
+import { siteHandlers } from './site-handlers.js';
 
 export type { HandlerDeps } from './deps.js';
 
@@ -36,5 +37,6 @@ export function allHandlers(deps: HandlerDeps): Handlers {
     integrationHandlers(deps),
     samlHandlers(deps),
     openApiSpecHandlers(deps),
+    siteHandlers(deps),
   );
 }

@@ -9,6 +9,8 @@ import {
   transferSpace,
   updateSpaceById,
 } from '../../services/space-service.js';
+import { sharedSiteSpaceOfSpace } from '../../services/site-service.js';
+import { publishedSpaceUrl } from '../presenters/site-presenter.js';
 import { listAnswer } from '../../pagination.js';
 import { presentSpace } from '../presenters/space-presenter.js';
 import type { Handlers } from '../registry.js';
@@ -29,10 +31,12 @@ export function spaceHandlers({ services, present }: HandlerDeps): Handlers {
 
     // `shareKey` only resolves published URLs of share-link sites; no site publishes a space yet, so the
     // answer is the same with or without it.
-    getSpaceById: async ({ caller, params }) => ({
-      status: 200,
-      body: presentSpace(present, await getSpaceById(services, caller, params.spaceId)),
-    }),
+    getSpaceById: async ({ caller, params, query }) => {
+      const body = presentSpace(present, await getSpaceById(services, caller, params.spaceId));
+      // With the key of a share link of a site that publishes the space, its address on that site, key included.
+      const shared = query.shareKey === undefined ? undefined : await sharedSiteSpaceOfSpace(services, params.spaceId, query.shareKey);
+      return { status: 200, body: shared ? { ...body, urls: { ...body.urls, published: publishedSpaceUrl(present, shared) } } : body };
+    },
 
     updateSpaceById: async ({ caller, params, body }) => ({
       status: 200,
