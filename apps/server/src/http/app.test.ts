@@ -119,7 +119,7 @@ describe('request flow', () => {
   it('reads gzip, deflate and br bodies; one that does not match its Content-Encoding is a 400, an unknown encoding a 415', async () => {
     const json = JSON.stringify({ title: 'packed' });
     const post = (body: Buffer | string, encoding: string) =>
-      call('/things', { method: 'POST', body, headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+      call('/things', { method: 'POST', body: typeof body === 'string' ? body : new Uint8Array(body), headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
     expect(await post(gzipSync(json), 'gzip')).toMatchObject({ status: 201, body: { title: 'packed' } });
     expect(await post(deflateSync(json), 'deflate')).toMatchObject({ status: 201, body: { title: 'packed' } });
     expect(await post(brotliCompressSync(json), 'br')).toMatchObject({ status: 201, body: { title: 'packed' } });

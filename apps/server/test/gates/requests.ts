@@ -54,7 +54,8 @@ export async function sendRaw(method: string, url: string, init: { token?: strin
   const response = await fetch(url, {
     method: method.toUpperCase(),
     headers: { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...init.headers },
-    ...(init.body !== undefined ? { body: init.body } : {}),
+    // A copy typed as a plain ArrayBuffer view, which fetch's BodyInit accepts (Buffer's may be shared memory).
+    ...(init.body !== undefined ? { body: typeof init.body === 'string' ? init.body : new Uint8Array(init.body) } : {}),
   });
   const text = await response.text();
   return { status: response.status, ms: performance.now() - begin, text, contentType: response.headers.get('content-type') ?? '' };
