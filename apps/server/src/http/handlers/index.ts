@@ -13,6 +13,7 @@ import { commentHandlers } from './comment-handlers.js';
 import { conversationHandlers } from './conversation-handlers.js';
 import { glossaryHandlers } from './glossary-handlers.js';
 import { integrationHandlers } from './integration-handlers.js';
+import { grantHandlers } from './grant-handlers.js';
 
 export type { HandlerDeps } from './deps.js';
 
@@ -32,5 +33,6 @@ export function allHandlers(deps: HandlerDeps): Handlers {
     conversationHandlers(deps),
     glossaryHandlers(deps),
     integrationHandlers(deps),
+    grantHandlers(deps),
   );
 }
