@@ -92,13 +92,12 @@ type GrantRow = {
   email: string | null; display_name: string | null; photo_url: string | null; user_created_at: string | null; team_title: string | null;
 };
 
-/** Users first, then teams; within each, oldest grant first. */
+/** Teams first, then users (`team` sorts before `user`); within each, oldest grant first. */
 const GRANT_ORDER: KeysetOrder<GrantRow> = { columns: ['g.principal', 'g.created_at', 'g.principal_id'], keyOf: (row) => [row.principal, row.created_at, row.principal_id] };
 export const GRANT_ORDER_KEY_LENGTH = 3;
 
 export async function listGrants(db: Db, target: GrantTarget, after: ReadonlyArray<string | number> | undefined, limit: number): Promise<KeysetPage<GrantListing>> {
   const { table, column } = tableOf(target);
-  // `principal` sorts `team` after `user`: the order reads users first.
   const query = (db.selectFrom(`${table} as g` as 'space_grants as g') as any)
     .leftJoin('users as u', 'u.id', 'g.user_id')
     .leftJoin('teams as t', 't.id', 'g.team_id')

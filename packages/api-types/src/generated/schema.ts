@@ -6382,7 +6382,7 @@ export interface components {
                 title: string;
             };
         };
-        /** @description One page of the roles granted on a space or a collection, users first, then teams. */
+        /** @description One page of the roles granted on a space or a collection, teams first, then users; oldest grant first within each. */
         ContentPermissionList: {
             next?: components["schemas"]["ListNext"];
             /** @description Total number of items in the list. */
