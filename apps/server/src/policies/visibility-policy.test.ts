@@ -30,4 +30,14 @@ describe('visibility policy', () => {
     expect(contentRole({ membership: member('edit', true), defaultLevels: ['inherit'], grants: [] })).toBeNull();
     expect(contentRole({ membership: undefined, defaultLevels: ['read'], grants: [] })).toBeNull();
   });
+
+  it('takes the highest of the role through default levels and the granted roles; grants never lower a role', () => {
+    expect(contentRole({ membership: member(null), defaultLevels: ['inherit'], grants: ['comment', 'edit'] })).toBe('edit');
+    expect(contentRole({ membership: member('read'), defaultLevels: [null], grants: ['review'] })).toBe('review');
+    expect(contentRole({ membership: member('edit'), defaultLevels: ['inherit'], grants: ['read'] })).toBe('edit');
+    expect(contentRole({ membership: member('admin'), defaultLevels: [null], grants: ['read'] })).toBe('admin');
+    // Suspended members and outsiders get nothing from grants.
+    expect(contentRole({ membership: member(null, true), defaultLevels: ['inherit'], grants: ['admin'] })).toBeNull();
+    expect(contentRole({ membership: undefined, defaultLevels: ['inherit'], grants: ['admin'] })).toBeNull();
+  });
 });
