@@ -9,7 +9,7 @@ import { LOG_LEVELS, parseDatabaseUrl, type LogLevel } from '../config.js';
 import { openDatabase } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createLogger } from '../logger.js';
-import { bootstrap } from '../services/admin-service.js';
+import { addMember, bootstrap } from '../services/admin-service.js';
 import { formatSearchBenchReport, runSearchBench } from '../search/search-bench.js';
 import { formatEditBenchReport, runEditBench } from './edit-bench.js';
 import { formatImportBenchReport, runImportBench } from './import-bench.js';
@@ -21,6 +21,8 @@ import { formatOpenApiBenchReport, runOpenApiBench } from './openapi-bench.js';
  * organization of 1,000 spaces, loads the hot read endpoints with autocannon (50 connections) and, in the
  * same run, a bare node:http server answering a JSON body of the same size, and prints requests/s, p50 and
  * p99 latency of each, the ratio to the bare server, and the time from process start to the first answer.
+ * The space list is loaded twice: as the admin, and as a guest who sees one space in ten through the grants
+ * of their team, so that the cost of grants shows next to the admin's list in the same run.
  * The two servers are loaded in turns (bare, Quire, bare, Quire, ...) and the ratio is the median of the
  * rounds' ratios: on a shared 2-core machine the speed of both moves by tens of percent within a minute, and
  * one long load of each compared a fast minute of one with a slow minute of the other.
@@ -225,9 +227,13 @@ async function runHttpBench(): Promise<HttpReport> {
     // The organization and its admin are made directly (as `admin bootstrap` does), before the server starts.
     const handle = await openDatabase(parseDatabaseUrl(databaseUrl));
     await migrateToLatest(handle);
-    const owner = await bootstrap({ db: handle.db, dialect: handle.dialect, logger: createLogger('silent') }, { organizationTitle: 'Bench', email: 'bench@example.com' });
+    const adminContext = { db: handle.db, dialect: handle.dialect, logger: createLogger('silent') };
+    const owner = await bootstrap(adminContext, { organizationTitle: 'Bench', email: 'bench@example.com' });
+    // A guest of the organization, who sees only what their team is granted (one space in ten).
+    const guest = await addMember(adminContext, { organizationId: owner.organizationId, email: 'guest@example.com', role: null });
     await handle.close();
     const auth = { authorization: `Bearer ${owner.token}` };
+    const guestAuth = { authorization: `Bearer ${guest.token}` };
 
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
@@ -254,19 +260,35 @@ async function runHttpBench(): Promise<HttpReport> {
       return (await response.json()) as { id: string };
     });
     const first = await createSpace('Space 0');
+    const spaceIds = [first.id];
     for (let created = 1; created < spaceCount; created += 20) {
-      await Promise.all(Array.from({ length: Math.min(20, spaceCount - created) }, (_, offset) => createSpace(`Space ${created + offset}`)));
+      const made = await Promise.all(Array.from({ length: Math.min(20, spaceCount - created) }, (_, offset) => createSpace(`Space ${created + offset}`)));
+      spaceIds.push(...made.map((space) => space.id));
     }
+    const post = (path: string, method: string, body: unknown, expected: number) => fetch(`${base}/v1${path}`, {
+      method, headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    }).then(async (response) => {
+      if (response.status !== expected) throw new Error(`${method} ${path} answered ${response.status}`);
+      return response.status === 204 ? undefined : response.json();
+    });
+    await post(`/orgs/${owner.organizationId}/teams`, 'PUT', { title: 'Readers', members: [guest.userId] }, 201);
+    const teams = (await (await fetch(`${base}/v1/orgs/${owner.organizationId}/teams`, { headers: auth })).json()) as { items: Array<{ id: string }> };
+    const granted = spaceIds.filter((_, index) => index % 10 === 0);
+    for (const spaceId of granted) await post(`/spaces/${spaceId}/permissions`, 'POST', { role: 'read', teams: [teams.items[0]!.id] }, 204);
     const targets = [
-      { name: 'GET /v1/spaces/{spaceId}', url: `${base}/v1/spaces/${first.id}` },
-      { name: 'GET /v1/orgs/{organizationId}/spaces?limit=100', url: `${base}/v1/orgs/${owner.organizationId}/spaces?limit=100` },
+      { name: 'GET /v1/spaces/{spaceId}', url: `${base}/v1/spaces/${first.id}`, headers: auth },
+      { name: 'GET /v1/orgs/{organizationId}/spaces?limit=100', url: `${base}/v1/orgs/${owner.organizationId}/spaces?limit=100`, headers: auth },
+      // The same list for a guest who sees 100 of the spaces through their team's grants.
+      { name: `same, guest seeing ${granted.length} by team grants`, url: `${base}/v1/orgs/${owner.organizationId}/spaces?limit=100`, headers: guestAuth, expectCount: granted.length },
     ];
 
     const measurements: Measurement[] = [];
     for (const target of targets) {
-      const sample = await fetch(target.url, { headers: auth });
+      const sample = await fetch(target.url, { headers: target.headers });
       if (sample.status !== 200) throw new Error(`${target.name} answered ${sample.status}`);
-      const bodyBytes = Buffer.byteLength(await sample.text());
+      const sampleText = await sample.text();
+      if ('expectCount' in target && (JSON.parse(sampleText) as { count: number }).count !== target.expectCount) throw new Error(`${target.name} did not list ${target.expectCount} spaces`);
+      const bodyBytes = Buffer.byteLength(sampleText);
 
       const barePort = await freePort();
       const bare = startBareServer(barePort, paddedBody(bodyBytes));
@@ -275,7 +297,7 @@ async function runHttpBench(): Promise<HttpReport> {
       const measured: Measurement['rounds'] = [];
       for (let round = 0; round < rounds; round++) {
         const bareResult = await load(`http://127.0.0.1:${barePort}/`, duration, {});
-        const result = await load(target.url, duration, auth);
+        const result = await load(target.url, duration, target.headers);
         measured.push({ quire: result, bare: bareResult, ratio: result.requestsPerSecond / bareResult.requestsPerSecond });
       }
       await stop(bare);

@@ -240,6 +240,31 @@ export interface ChangeRequestReviewsTable {
   created_at: string;
 }
 
+/** A role granted on a space (0161) to a user or a team; `role_rank` orders roles (read 1 ... admin 6). */
+export interface SpaceGrantsTable {
+  space_id: string;
+  /** `user` or `team`. */
+  principal: string;
+  principal_id: string;
+  user_id: string | null;
+  team_id: string | null;
+  role: string;
+  role_rank: number;
+  created_at: string;
+}
+
+/** A role granted on a collection (0161), applying to everything inside it. */
+export interface CollectionGrantsTable {
+  collection_id: string;
+  principal: string;
+  principal_id: string;
+  user_id: string | null;
+  team_id: string | null;
+  role: string;
+  role_rank: number;
+  created_at: string;
+}
+
 /** Marks that the links of a revision were worked out and stored in `revision_links` (0035). */
 export interface RevisionLinkSetsTable {
   revision_id: string;
@@ -681,6 +706,8 @@ export interface Database {
   change_request_contributors: ChangeRequestContributorsTable;
   change_request_reviewers: ChangeRequestReviewersTable;
   change_request_reviews: ChangeRequestReviewsTable;
+  space_grants: SpaceGrantsTable;
+  collection_grants: CollectionGrantsTable;
   revision_link_sets: RevisionLinkSetsTable;
   revision_links: RevisionLinksTable;
   search_spaces: SearchSpacesTable;

@@ -1,5 +1,5 @@
 import { canViewOrganization, type OrganizationMembership } from './organization-policy.js';
-import type { DefaultLevel, Role, RoleOrGuest } from './roles.js';
+import { highest, type DefaultLevel, type Role, type RoleOrGuest } from './roles.js';
 
 /**
  * Who sees which collections and spaces, and with which role: the TypeScript form of the rule, which every
@@ -8,9 +8,9 @@ import type { DefaultLevel, Role, RoleOrGuest } from './roles.js';
  * only SQL form of the same rule; `stores/visibility.test.ts` runs both over every combination of roles and
  * levels on both databases and requires them to agree.
  *
- * A new way of getting a role on content (grants of a role on a space or collection to users and teams,
- * share links, SSO sessions) is one more input of `contentRole`, beside `defaultLevels`, and one more
- * term of `roleText` in `stores/visibility.ts`: the highest applicable role wins.
+ * Roles granted on a space or a collection to a user or to their teams are the `grants` input of
+ * `contentRole` and the granted ranks of `stores/visibility.ts`: the highest applicable role wins. A new
+ * way of getting a role on content (share links, SSO sessions) would be one more such input.
  */
 
 /**
@@ -23,7 +23,7 @@ export type OrganizationReach =
   | { kind: 'everything' }
   /** Members: their organization role, on the content whose default levels let it through. */
   | { kind: 'default-levels'; role: Role }
-  /** Guests: default levels do not apply to them, only roles granted to them (none can be granted yet). */
+  /** Guests: default levels do not apply to them, only roles granted to them or their teams. */
   | { kind: 'granted-only' }
   /** Outsiders and suspended members: nothing, granted or not. */
   | { kind: 'nothing' };
@@ -50,6 +50,11 @@ export interface ContentRoleSources {
    * organization alone.
    */
   defaultLevels: readonly DefaultLevel[];
+  /**
+   * Roles granted to the caller or to one of their teams on the content itself or on any collection above
+   * it (a grant on a collection applies to everything inside it). Empty when nothing is granted.
+   */
+  grants: readonly Role[];
 }
 
 /**
@@ -62,7 +67,7 @@ function throughDefaultLevels(chain: readonly DefaultLevel[], organizationRole: 
 }
 
 /** The caller's role on a collection or space; null when they cannot see it (it then answers 404). */
-export function contentRole({ membership, defaultLevels }: ContentRoleSources): RoleOrGuest {
+export function contentRole({ membership, defaultLevels, grants }: ContentRoleSources): RoleOrGuest {
   const reach = organizationReach(membership);
   switch (reach.kind) {
     case 'everything':
@@ -70,11 +75,10 @@ export function contentRole({ membership, defaultLevels }: ContentRoleSources): 
     case 'nothing':
       return null;
     case 'granted-only':
-      // Grants, when they come, are the candidates here: the highest of them.
-      return null;
+      return highest(...grants);
     case 'default-levels':
-      // Grants, when they come, are candidates beside this one: highest(this, ...grants).
-      return throughDefaultLevels(defaultLevels, reach.role);
+      // A grant raises a member's role but never lowers it, and reaches content closed by default levels.
+      return highest(throughDefaultLevels(defaultLevels, reach.role), ...grants);
   }
 }
 

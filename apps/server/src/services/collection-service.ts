@@ -4,7 +4,7 @@ import { pageRequest } from '../pagination.js';
 import { newId, nowIso } from '../ids.js';
 import { canCreateContentIn, collectionPermissions } from '../policies/collection-policy.js';
 import { canViewOrganization, membershipFromRow, type OrganizationMembership } from '../policies/organization-policy.js';
-import { parseDefaultLevel, type DefaultLevel, type RoleOrGuest } from '../policies/roles.js';
+import { parseDefaultLevel, type DefaultLevel, type Role, type RoleOrGuest } from '../policies/roles.js';
 import { canViewContent, contentRole } from '../policies/visibility-policy.js';
 import {
   COLLECTION_ORDER_KEY_LENGTH,
@@ -20,6 +20,7 @@ import {
   type CollectionRow,
 } from '../stores/collection-store.js';
 import type { KeysetPage } from '../stores/keyset.js';
+import { grantedRoles } from '../stores/grant-store.js';
 import {
   findSpaceIdsInCollections,
   listSpacesInCollection,
@@ -45,6 +46,8 @@ export interface CollectionAccess extends CollectionWithRole {
   ancestry: CollectionRow[];
   /** Their default levels, in the same order: the chain that content inside the collection inherits. */
   chain: DefaultLevel[];
+  /** Roles granted to the caller or their teams on the collection and its ancestors. */
+  grants: Role[];
   membership: OrganizationMembership | undefined;
 }
 
@@ -63,9 +66,10 @@ async function loadCollectionAccess(context: ServiceContext, caller: Caller, col
   if (!canViewOrganization(membership)) return undefined;
   const ancestry = found.collection.parent_id === null ? [found.collection] : await findCollectionAncestry(context.db, collectionId);
   const chain = levelsOf(ancestry);
-  const role = contentRole({ membership, defaultLevels: chain });
+  const grants = await grantedRoles(context.db, caller.user.id, { spaceIds: [], collectionIds: ancestry.map((row) => row.id) });
+  const role = contentRole({ membership, defaultLevels: chain, grants });
   if (!canViewContent(role)) return undefined;
-  return { collection: found.collection, role, ancestry, chain, membership };
+  return { collection: found.collection, role, ancestry, chain, grants, membership };
 }
 
 /**
@@ -240,7 +244,7 @@ export async function createCollection(
       updated_at: now,
     };
     await insertCollection(trx, collection);
-    return { collection, role: contentRole({ membership, defaultLevels: ['inherit', ...(parent?.chain ?? [])] }) };
+    return { collection, role: contentRole({ membership, defaultLevels: ['inherit', ...(parent?.chain ?? [])], grants: parent?.grants ?? [] }) };
   });
 }
 
@@ -269,7 +273,7 @@ export async function updateCollectionById(
     const collection = { ...access.collection, ...patch };
     // A new default level can change the caller's own role on the collection.
     const chain = [parseDefaultLevel(collection.default_level), ...access.chain.slice(1)];
-    return { collection, role: contentRole({ membership: access.membership, defaultLevels: chain }) };
+    return { collection, role: contentRole({ membership: access.membership, defaultLevels: chain, grants: access.grants }) };
   });
 }
 
@@ -339,7 +343,7 @@ export async function moveCollection(
     const now = nowIso();
     await updateCollection(tx.db, collectionId, { parent_id: parentId, position, updated_at: now });
     const moved = { ...collection, parent_id: parentId, position, updated_at: now };
-    return { collection: moved, role: contentRole({ membership, defaultLevels: [parseDefaultLevel(moved.default_level), ...parentChain] }) };
+    return { collection: moved, role: (await loadCollectionAccess(tx, caller, collectionId))?.role ?? null };
   });
 }
 
@@ -372,6 +376,6 @@ export async function transferCollection(
     await setSpacesOrganization(tx.db, spaceIds, target.organization.id);
     await updateCollection(tx.db, collectionId, { parent_id: null, position, updated_at: now });
     const moved = { ...collection, organization_id: target.organization.id, parent_id: null, position, updated_at: now };
-    return { collection: moved, role: contentRole({ membership: targetMembership, defaultLevels: [parseDefaultLevel(moved.default_level)] }) };
+    return { collection: moved, role: (await loadCollectionAccess(tx, caller, collectionId))?.role ?? null };
   }, async () => [body.organization]);
 }

@@ -44,7 +44,9 @@ async function resolvePointer(context: ServiceContext, request: PlacementRequest
   // Something elsewhere in the organization is judged by its own level only: enough to tell "not visible"
   // (404) from "not a sibling" (400) without loading the collections around it.
   const defaultLevels = [parseDefaultLevel(row.default_level), ...(siblingUnderDestination ? request.parentChain : [])];
-  if (!canViewContent(contentRole({ membership: request.membership, defaultLevels }))) throw missing;
+  // Grants are not read here: a sibling the caller sees only through a grant answers 404 rather than 400,
+  // and either way the move is refused.
+  if (!canViewContent(contentRole({ membership: request.membership, defaultLevels, grants: [] }))) throw missing;
   if (!siblingUnderDestination) throw new BadRequestError(`${field} must name a sibling under the destination parent`);
   return { type, id, position: row.position };
 }

@@ -29,6 +29,7 @@ import {
 import { findMembership, type MembershipRow } from '../stores/organization-store.js';
 import { countSpacesInOrganization, listSpacesOfMember, SPACE_ORDER_KEY_LENGTH } from '../stores/space-store.js';
 import { deleteTeamMembershipsInOrganization, listTeamIdsOfMember } from '../stores/team-store.js';
+import { deleteUserGrantsInOrganization } from '../stores/grant-store.js';
 import type { Caller } from './caller.js';
 import type { ServiceContext } from './context.js';
 import { visitorClaimsSecret } from './server-secret-service.js';
@@ -172,6 +173,8 @@ export async function removeMemberFromOrganizationById(context: ServiceContext, 
       throw new ConflictError('The last admin of the organization cannot be removed; make another member admin first');
     }
     await deleteTeamMembershipsInOrganization(trx, organizationId, userId);
+    // What was granted to them goes with them: were they invited again, they would start from nothing.
+    await deleteUserGrantsInOrganization(trx, organizationId, userId);
     await deleteMember(trx, organizationId, userId);
   });
 }

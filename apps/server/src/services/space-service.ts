@@ -4,13 +4,13 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '.
 import { pageRequest } from '../pagination.js';
 import { newId, nowIso } from '../ids.js';
 import { canViewOrganization, membershipFromRow, type OrganizationMembership } from '../policies/organization-policy.js';
-import { parseDefaultLevel, type DefaultLevel, type RoleOrGuest } from '../policies/roles.js';
+import { parseDefaultLevel, type DefaultLevel, type Role, type RoleOrGuest } from '../policies/roles.js';
 import { refusalReason, spacePermissions, spaceStateOf, type SpacePermission, type SpaceState } from '../policies/space-policy.js';
 import { canViewContent, contentRole } from '../policies/visibility-policy.js';
 import { findCollectionAncestry, findCollectionById, findNeighbourSibling, lockOrganizationStructure } from '../stores/collection-store.js';
 import { putObjects, SqlObjectReader } from '../stores/content-object-store.js';
 import type { KeysetPage } from '../stores/keyset.js';
-import { findMembership } from '../stores/organization-store.js';
+import { grantedRoles } from '../stores/grant-store.js';
 import { findRevisionOfSpace, insertRevision } from '../stores/revision-store.js';
 import {
   findSpaceForMember,
@@ -41,6 +41,8 @@ export interface SpaceAccess extends SpaceWithRole {
   membership: OrganizationMembership | undefined;
   /** Default levels of the space's collection and its ancestors, nearest first; empty at the top level. */
   collectionChain: DefaultLevel[];
+  /** Roles granted to the caller or their teams on the space's collection and its ancestors. */
+  collectionGrants: Role[];
   state: SpaceState;
 }
 
@@ -54,8 +56,8 @@ function notFound(): NotFoundError {
 }
 
 /** The caller's role on a space, which hangs from collections with these default levels (nearest first). */
-function roleOnSpace(membership: OrganizationMembership | undefined, space: SpaceRow, collectionChain: readonly DefaultLevel[]): RoleOrGuest {
-  return contentRole({ membership, defaultLevels: [parseDefaultLevel(space.default_level), ...collectionChain] });
+function roleOnSpace(membership: OrganizationMembership | undefined, space: SpaceRow, collectionChain: readonly DefaultLevel[], grants: readonly Role[]): RoleOrGuest {
+  return contentRole({ membership, defaultLevels: [parseDefaultLevel(space.default_level), ...collectionChain], grants });
 }
 
 /** `absent`: there is no such space (never was, purged, or past its retention); `hidden`: the caller cannot see it. */
@@ -67,14 +69,20 @@ async function loadSpaceAccess(context: ServiceContext, userId: string, spaceId:
   const { space } = found;
   if (space.deleted_at !== null && isPastRetention(space.deleted_at)) return 'absent';
   let collectionChain: DefaultLevel[] = [];
+  let collectionIds: string[] = [];
   if (space.collection_id !== null) {
     const ancestry = await findCollectionAncestry(context.db, space.collection_id);
     // A deleted space may name a collection deleted since; it then hangs from the organization alone.
-    if (ancestry[0]?.organization_id === space.organization_id) collectionChain = ancestry.map((row) => parseDefaultLevel(row.default_level));
+    if (ancestry[0]?.organization_id === space.organization_id) {
+      collectionChain = ancestry.map((row) => parseDefaultLevel(row.default_level));
+      collectionIds = ancestry.map((row) => row.id);
+    }
   }
-  const role = roleOnSpace(membership, space, collectionChain);
+  const collectionGrants = await grantedRoles(context.db, userId, { spaceIds: [], collectionIds });
+  const spaceGrants = await grantedRoles(context.db, userId, { spaceIds: [space.id], collectionIds: [] });
+  const role = roleOnSpace(membership, space, collectionChain, [...spaceGrants, ...collectionGrants]);
   if (!canViewContent(role)) return 'hidden';
-  return { space, role, membership, collectionChain, state: spaceStateOf(space) };
+  return { space, role, membership, collectionChain, collectionGrants, state: spaceStateOf(space) };
 }
 
 /**
@@ -87,6 +95,12 @@ export async function requireSpace(context: ServiceContext, caller: Caller, spac
   if (typeof access === 'string') throw notFound();
   if (access.state.deleted && !options.includeDeleted) throw notFound();
   return access;
+}
+
+/** The caller's role on the space as it is now in the transaction (after a move, a restore...); null when hidden. */
+async function currentRole(context: ServiceContext, caller: Caller, spaceId: string): Promise<RoleOrGuest> {
+  const access = await loadSpaceAccess(context, caller.user.id, spaceId);
+  return typeof access === 'string' ? null : access.role;
 }
 
 /**
@@ -199,7 +213,7 @@ export async function createSpace(
     };
     await insertSpace(trx, space);
     await insertFirstRevision(tx, space, await writeEmptyTree(tx), caller, now);
-    return { space, role: roleOnSpace(membership, space, parent?.chain ?? []) };
+    return { space, role: roleOnSpace(membership, space, parent?.chain ?? [], parent?.grants ?? []) };
   });
 }
 
@@ -226,7 +240,7 @@ export async function updateSpaceById(
     await updateSpace(trx, spaceId, patch);
     const space = { ...access.space, ...patch };
     // A new default level can change the caller's own role on the space.
-    return { space, role: roleOnSpace(access.membership, space, access.collectionChain) };
+    return { space, role: await currentRole(tx, caller, spaceId) };
   });
 }
 
@@ -274,14 +288,14 @@ export async function restoreSpace(context: ServiceContext, caller: Caller, spac
     };
     await updateSpace(tx.db, spaceId, patch);
     const restored = { ...space, ...patch };
-    return { space: restored, role: roleOnSpace(membership, restored, parentChain) };
+    return { space: restored, role: await currentRole(tx, caller, spaceId) };
   });
 }
 
 /** The collection a space is in, as a destination for content created next to it (undefined at the top level). */
 function collectionOf(access: SpaceAccess): { role: RoleOrGuest } | undefined {
   if (access.space.collection_id === null) return undefined;
-  return { role: contentRole({ membership: access.membership, defaultLevels: access.collectionChain }) };
+  return { role: contentRole({ membership: access.membership, defaultLevels: access.collectionChain, grants: access.collectionGrants }) };
 }
 
 /**
@@ -309,7 +323,7 @@ export async function duplicateSpace(context: ServiceContext, caller: Caller, sp
     };
     await insertSpace(tx.db, copy);
     await insertFirstRevision(tx, copy, revision.root, caller, now);
-    return { space: copy, role: roleOnSpace(membership, copy, access.collectionChain) };
+    return { space: copy, role: roleOnSpace(membership, copy, access.collectionChain, access.collectionGrants) };
   });
 }
 
@@ -334,7 +348,7 @@ export async function moveSpace(
     const patch = { collection_id: parentId, position, visibility: visibilityAt(space, parentId), updated_at: now };
     await updateSpace(tx.db, spaceId, patch);
     const moved = { ...space, ...patch };
-    return { space: moved, role: roleOnSpace(membership, moved, parentChain) };
+    return { space: moved, role: await currentRole(tx, caller, spaceId) };
   });
 }
 
@@ -366,6 +380,6 @@ export async function transferSpace(
     const patch = { organization_id: targetId, collection_id: collectionId, position, visibility: visibilityAt(space, collectionId), updated_at: now };
     await updateSpace(tx.db, spaceId, patch);
     const moved = { ...space, ...patch };
-    return { space: moved, role: roleOnSpace(targetMembership, moved, parentChain) };
+    return { space: moved, role: await currentRole(tx, caller, spaceId) };
   });
 }

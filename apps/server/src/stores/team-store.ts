@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/index.js';
 import { toCount } from '../db/dialect.js';
 import type { TeamMemberRole, TeamMembersTable, TeamsTable } from '../db/schema.js';
+import { countTeamSpaces } from './grant-store.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
 import { containsPattern, selectMemberDetails, withTeamCount, type MemberRecord } from './member-store.js';
 
@@ -24,8 +25,7 @@ function selectTeamDetails(db: Db, callerId: string) {
     .select((eb) => [
       eb.selectFrom('team_members as ctm').select((inner) => inner.fn.countAll().as('count'))
         .whereRef('ctm.team_id', '=', 't.id').as('members'),
-      // No operation of the contract grants a space to a team (content access comes from default levels
-      // and organization roles alone, see visibility-policy), so no team has access to any space yet.
+      // Filled in by `withSpaceCounts` below, from the grants of the team (one query per page).
       sql<number>`0`.as('spaces'),
       eb.selectFrom('team_members as rtm').select('rtm.role')
         .whereRef('rtm.team_id', '=', 't.id').where('rtm.user_id', '=', callerId).as('caller_role'),
@@ -34,6 +34,12 @@ function selectTeamDetails(db: Db, callerId: string) {
 
 function toTeamDetail<Row extends TeamRow & { members: unknown; spaces: unknown; caller_role: TeamMemberRole | null }>(row: Row): Row & TeamDetailRow {
   return { ...row, members: toCount(row.members), spaces: toCount(row.spaces), caller_role: row.caller_role ?? null };
+}
+
+/** The teams with their real `spaces`: spaces (not deleted) granted to the team, directly or through a collection above them. */
+async function withSpaceCounts<Row extends TeamDetailRow>(db: Db, rows: Row[]): Promise<Row[]> {
+  const counts = await countTeamSpaces(db, rows.map((row) => row.id));
+  return rows.map((row) => ({ ...row, spaces: counts.get(row.id) ?? 0 }));
 }
 
 const TEAM_ORDER: KeysetOrder<TeamRow> = {
@@ -55,7 +61,7 @@ export async function findTeamDetails(db: Db, organizationId: string, teamId: st
     .where('t.organization_id', '=', organizationId)
     .where('t.id', '=', teamId)
     .executeTakeFirst();
-  return row ? toTeamDetail(row) : undefined;
+  return row ? (await withSpaceCounts(db, [toTeamDetail(row)]))[0] : undefined;
 }
 
 export interface TeamListFilter {
@@ -82,7 +88,7 @@ export async function listTeams(
     ));
   }
   const page = await keysetPage(query, TEAM_ORDER, after, limit);
-  return { ...page, rows: page.rows.map(toTeamDetail) };
+  return { ...page, rows: await withSpaceCounts(db, page.rows.map(toTeamDetail)) };
 }
 
 /** The teams a user is in, with their role in each. */
@@ -102,7 +108,7 @@ export async function listTeamsOfMember(
     .where('mtm.user_id', '=', userId);
   if (filter.title) query = query.where(sql<boolean>`lower(t.title) like ${containsPattern(filter.title)} escape '\\'`);
   const page = await keysetPage(query, TEAM_ORDER, after, limit);
-  return { ...page, rows: page.rows.map(toTeamDetail) };
+  return { ...page, rows: await withSpaceCounts(db, page.rows.map(toTeamDetail)) };
 }
 
 export async function updateTeamTitle(db: Db, teamId: string, title: string, at: string): Promise<void> {

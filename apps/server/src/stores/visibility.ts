@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { ROLES } from '../policies/roles.js';
+import { rank, ROLES } from '../policies/roles.js';
 import { organizationReach, type ContentViewer, type OrganizationReach } from '../policies/visibility-policy.js';
 
 /**
@@ -15,10 +15,10 @@ import { organizationReach, type ContentViewer, type OrganizationReach } from '.
  * caller's organization reach (see `organizationReach`: the admin/guest shortcut) turns that level into a
  * role. Collections are few next to spaces, and the recursion reads them once per statement.
  *
- * Where grants plug in (roles granted on a space or collection to users and teams): the recursion carries,
- * per collection, the highest role granted on it or its parents to the viewer or their teams (one more
- * column, a join on the grants of `viewer.userId`), the space adds its own grants, and `roleText` takes the
- * highest of those and the role through default levels (for `granted-only` viewers, the grants alone).
+ * Grants (roles granted on a space or collection to users and teams): the recursion carries, per collection
+ * and per viewer, the highest rank granted on it or its parents to the viewer or their teams; a space adds
+ * its own grants (one derived table per viewer), and `roleText` takes the highest of those and the rank
+ * through default levels (for `granted-only` viewers, the grants alone).
  */
 
 /** The table of the query whose rows are being decided, under its alias there (`{ spaces: 's' }`). */
@@ -39,18 +39,47 @@ export interface ContentAccessOptions<Column extends string> {
 /** Alias of the resolved collection levels in the queries this module extends. */
 const LEVELS = 'content_levels';
 
+/** The grant rank column of viewer `index` (highest rank granted to them on a collection or its parents). */
+const grantColumn = (index: number) => `g_${index}`;
+/** Alias of viewer `index`'s highest grant rank per space. */
+const spaceGrantAlias = (index: number) => `space_grants_${index}`;
+
 /**
- * Each collection of the organization with its resolved default level: a role, `inherit` or null. Written
- * as SQL text rather than built node by node: this runs in every list of a member, and building and
- * compiling a Kysely query costs about as much as running it on SQLite.
+ * The highest rank granted to the user or to one of their teams on each target of `table`, as a derived
+ * table `(target_id, r)`.
  */
-function resolvedCollectionLevels(organizationId: string) {
-  return sql`(with recursive resolved_levels(id, level) as (
-    select id, default_level from collections where organization_id = ${organizationId} and parent_id is null
+function grantRanks(table: 'space_grants' | 'collection_grants', userId: string) {
+  const target = table === 'space_grants' ? sql.raw('space_id') : sql.raw('collection_id');
+  // Two indexed lookups on (principal_id, target) rather than one `or`, which would read every grant.
+  return sql`(select target_id, max(r) as r from (
+      select ${target} as target_id, role_rank as r from ${sql.raw(table)} where principal = 'user' and principal_id = ${userId}
+      union all
+      select g.${target}, g.role_rank from ${sql.raw(table)} g inner join team_members tm on tm.team_id = g.principal_id
+        where g.principal = 'team' and tm.user_id = ${userId}
+    ) viewer_grants group by target_id)`;
+}
+
+/** SQL text of the larger of two integer expressions (no `greatest` in SQLite, no two-argument `max` in PostgreSQL). */
+const larger = (a: string, b: string) => `(case when ${a} > ${b} then ${a} else ${b} end)`;
+
+/**
+ * Each collection of the organization with its resolved default level (a role, `inherit` or null) and, per
+ * viewer whose grants count, the highest rank granted to them on it or on a collection above it. Written as
+ * SQL text rather than built node by node: this runs in every list of a member, and building and compiling
+ * a Kysely query costs about as much as running it on SQLite.
+ */
+function resolvedCollectionLevels(organizationId: string, grantViewers: ReadonlyArray<{ index: number; userId: string }>) {
+  const columns = grantViewers.map(({ index }) => `, ${grantColumn(index)}`).join('');
+  const ranks = grantViewers.map(({ index, userId }) => sql`cg_${sql.raw(String(index))} as ${grantRanks('collection_grants', userId)}, `);
+  const joinsOf = (alias: string) => sql.join(grantViewers.map(({ index }) => sql.raw(`left join cg_${index} on cg_${index}.target_id = ${alias}.id`)), sql.raw(' '));
+  const anchor = grantViewers.map(({ index }) => `, coalesce(cg_${index}.r, 0)`).join('');
+  const step = grantViewers.map(({ index }) => `, ${larger(`coalesce(cg_${index}.r, 0)`, `parent.${grantColumn(index)}`)}`).join('');
+  return sql`(with recursive ${sql.join(ranks, sql.raw(''))}resolved_levels(id, level${sql.raw(columns)}) as (
+    select c.id, c.default_level${sql.raw(anchor)} from collections c ${joinsOf('c')} where c.organization_id = ${organizationId} and c.parent_id is null
     union all
-    select child.id, case when child.default_level = 'inherit' then parent.level else child.default_level end
-      from collections child inner join resolved_levels parent on parent.id = child.parent_id
-  ) select id, level from resolved_levels)`.as(LEVELS);
+    select child.id, case when child.default_level = 'inherit' then parent.level else child.default_level end${sql.raw(step)}
+      from collections child inner join resolved_levels parent on parent.id = child.parent_id ${joinsOf('child')}
+  ) select id, level${sql.raw(columns)} from resolved_levels)`.as(LEVELS);
 }
 
 /** Aliases go into SQL text: only plain names, which the stores write themselves. */
@@ -70,27 +99,40 @@ function resolvedLevelText(content: ContentTable): string {
   return `(case when ${space}.default_level = 'inherit' and ${LEVELS}.id is not null then ${LEVELS}.level else ${space}.default_level end)`;
 }
 
-const ROLE_LIST = ROLES.map((role) => `'${role}'`).join(', ');
+/** The highest rank granted to viewer `index` on the rows (on the row itself, or a collection above it), as SQL text. */
+function grantedRankText(content: ContentTable, index: number): string {
+  const throughCollections = `coalesce(${LEVELS}.${grantColumn(index)}, 0)`;
+  if ('collections' in content) return throughCollections;
+  return larger(throughCollections, `coalesce(${spaceGrantAlias(index)}.r, 0)`);
+}
+
+/** Rank of each role, as in policies/roles.ts: read 1 ... admin 6 (0 for none). */
+const RANKED_ROLES = [...ROLES].reverse();
+const rankOfText = (expression: string) => `(case ${expression} ${RANKED_ROLES.map((role) => `when '${role}' then ${rank(role)}`).join(' ')} else 0 end)`;
+const roleOfRankText = (expression: string) => `(case ${expression} ${RANKED_ROLES.map((role) => `when ${rank(role)} then '${role}'`).join(' ')} end)`;
 
 /**
  * The viewer's role on each row, and the condition that keeps only the rows they see (undefined: all), as
- * SQL text. The role is one of ROLES and the level's text is ours: nothing from a request goes into it.
+ * SQL text: the highest of the role through default levels (members) and the roles granted (everyone in the
+ * organization). The role is one of ROLES and the level's text is ours: nothing from a request goes into it.
  */
-function roleText(reach: OrganizationReach, content: ContentTable): { role: string; visible: string | undefined } {
+function roleText(reach: OrganizationReach, content: ContentTable, index: number): { role: string; visible: string | undefined } {
   switch (reach.kind) {
     case 'everything':
       return { role: "'admin'", visible: undefined };
     case 'nothing':
-    case 'granted-only':
       return { role: 'null', visible: '1 = 0' };
+    case 'granted-only': {
+      const granted = grantedRankText(content, index);
+      return { role: roleOfRankText(granted), visible: `${granted} > 0` };
+    }
     case 'default-levels': {
       // `inherit` all the way up is the member's organization role; a role is itself; null (or anything
-      // unknown) closes the content. So the role is not null exactly when the level is one of the first two.
+      // unknown) closes the content (rank 0). Grants can only raise that.
       const level = resolvedLevelText(content);
-      return {
-        role: `case when ${level} = 'inherit' then '${reach.role}' when ${level} in (${ROLE_LIST}) then ${level} end`,
-        visible: `${level} in ('inherit', ${ROLE_LIST})`,
-      };
+      const throughLevels = `(case when ${level} = 'inherit' then ${rank(reach.role)} else ${rankOfText(level)} end)`;
+      const total = larger(throughLevels, grantedRankText(content, index));
+      return { role: roleOfRankText(total), visible: `${total} > 0` };
     }
   }
 }
@@ -106,13 +148,23 @@ export function withContentAccess<DB, TB extends keyof DB, O, Column extends str
   // The joined table and the selected columns are not in DB's types; the callers' row types say what comes out.
   let extended = query as unknown as SelectQueryBuilder<any, any, any>;
   const reaches = options.viewers.map(({ viewer }) => organizationReach(viewer.membership));
-  if (reaches.some((reach) => reach.kind === 'default-levels')) {
+  // Grants count for members and guests; admins see everything and outsiders nothing whatever is granted.
+  const grantViewers = options.viewers
+    .map(({ viewer }, index) => ({ index, userId: viewer.userId, kind: reaches[index]!.kind }))
+    .filter(({ kind }) => kind === 'default-levels' || kind === 'granted-only');
+  if (grantViewers.length > 0) {
     const joinedOn = 'collections' in options.content ? `${options.content.collections}.id` : `${options.content.spaces}.collection_id`;
-    extended = extended.leftJoin(resolvedCollectionLevels(options.organizationId), (join) => join.onRef(`${LEVELS}.id`, '=', joinedOn));
+    extended = extended.leftJoin(resolvedCollectionLevels(options.organizationId, grantViewers), (join) => join.onRef(`${LEVELS}.id`, '=', joinedOn));
+    if ('spaces' in options.content) {
+      const space = checkedAlias(options.content.spaces);
+      for (const { index, userId } of grantViewers) {
+        extended = extended.leftJoin(grantRanks('space_grants', userId).as(spaceGrantAlias(index)), (join) => join.onRef(`${spaceGrantAlias(index)}.target_id`, '=', `${space}.id`));
+      }
+    }
   }
   const conditions = new Set<string>();
   for (const [index, { roleAs, filter }] of options.viewers.entries()) {
-    const { role, visible } = roleText(reaches[index]!, options.content);
+    const { role, visible } = roleText(reaches[index]!, options.content, index);
     if (visible !== undefined && filter !== false) conditions.add(visible);
     if (roleAs !== undefined) extended = extended.select(sql.raw<string | null>(role).as(roleAs));
   }

@@ -27,10 +27,10 @@ type Person = { role: RoleOrGuest; userId: string };
 type Rule = (person: Person, targets: { userId: string }) => boolean;
 
 const membership = (role: RoleOrGuest): OrganizationMembership => ({ role, disabled: false });
-/** The gate's spaces and collections hang from the organization and inherit its roles. */
+/** The gate's spaces and collections hang from the organization, inherit its roles and have no grants. */
 const space = (permission: SpacePermission): Rule => ({ role }) =>
-  spacePermissions(contentRole({ membership: membership(role), defaultLevels: ['inherit'] }), { editMode: 'live', deleted: false })[permission];
-const collection = (permission: 'view' | 'admin'): Rule => ({ role }) => collectionPermissions(contentRole({ membership: membership(role), defaultLevels: ['inherit'] }))[permission];
+  spacePermissions(contentRole({ membership: membership(role), defaultLevels: ['inherit'], grants: [] }), { editMode: 'live', deleted: false })[permission];
+const collection = (permission: 'view' | 'admin'): Rule => ({ role }) => collectionPermissions(contentRole({ membership: membership(role), defaultLevels: ['inherit'], grants: [] }))[permission];
 const organization = (permission: keyof ReturnType<typeof organizationPermissions>): Rule => ({ role }) => organizationPermissions(membership(role))[permission];
 const team = (permission: 'view' | 'admin'): Rule => ({ role }) => teamPermissions(membership(role), null)[permission];
 

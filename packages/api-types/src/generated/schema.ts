@@ -2820,6 +2820,192 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/spaces/{spaceId}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the roles granted on a space
+         * @description Answers the roles granted directly on the space to users and to teams (not those inherited from
+         *     collections above it). Needs the `admin` permission of the space.
+         */
+        get: operations["listPermissionsInSpace"];
+        put?: never;
+        /**
+         * Grant a role on a space to users or teams
+         * @description Grants `role` on the space to each listed user (members or guests of the organization) or each listed
+         *     team of the organization; a user or team that already has a grant here gets the new role. Anything not
+         *     of the organization answers 400 naming it, and nothing is granted. Needs the `admin` permission of the
+         *     space.
+         */
+        post: operations["inviteToSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/permissions/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the user. */
+                userId: components["parameters"]["userId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove the role granted on a space to a user
+         * @description Removes the user's grant on the space, at once; a user without a grant here answers 404. Needs the
+         *     `admin` permission of the space.
+         */
+        delete: operations["removeUserPermissionInSpace"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role granted on a space to a user
+         * @description Changes the role granted on the space to the user; `null` removes the grant. A user without a grant
+         *     here answers 404. Takes effect at once. Needs the `admin` permission of the space.
+         */
+        patch: operations["updateUserPermissionInSpace"];
+        trace?: never;
+    };
+    "/spaces/{spaceId}/permissions/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the team. */
+                teamId: components["parameters"]["teamId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove the role granted on a space to a team
+         * @description Removes the team's grant on the space, at once; a team without a grant here answers 404. Needs the
+         *     `admin` permission of the space.
+         */
+        delete: operations["removeTeamPermissionInSpace"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role granted on a space to a team
+         * @description Changes the role granted on the space to the team; `null` removes the grant. A team without a grant
+         *     here answers 404. Takes effect at once. Needs the `admin` permission of the space.
+         */
+        patch: operations["updateTeamPermissionInSpace"];
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["collectionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the roles granted on a collection
+         * @description Answers the roles granted directly on the collection to users and to teams (not those inherited from
+         *     collections above it). Needs the `admin` permission of the collection.
+         */
+        get: operations["listPermissionsInCollection"];
+        put?: never;
+        /**
+         * Grant a role on a collection to users or teams
+         * @description Grants `role` on the collection to each listed user (members or guests of the organization) or each listed
+         *     team of the organization; a user or team that already has a grant here gets the new role. Anything not
+         *     of the organization answers 400 naming it, and nothing is granted. Needs the `admin` permission of the
+         *     collection.
+         */
+        post: operations["inviteToCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["collectionId"];
+                /** @description Id of the user. */
+                userId: components["parameters"]["userId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove the role granted on a collection to a user
+         * @description Removes the user's grant on the collection, at once; a user without a grant here answers 404. Needs the
+         *     `admin` permission of the collection.
+         */
+        delete: operations["removeUserPermissionInCollection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role granted on a collection to a user
+         * @description Changes the role granted on the collection to the user; `null` removes the grant. A user without a grant
+         *     here answers 404. Takes effect at once. Needs the `admin` permission of the collection.
+         */
+        patch: operations["updateUserPermissionInCollection"];
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["collectionId"];
+                /** @description Id of the team. */
+                teamId: components["parameters"]["teamId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove the role granted on a collection to a team
+         * @description Removes the team's grant on the collection, at once; a team without a grant here answers 404. Needs the
+         *     `admin` permission of the collection.
+         */
+        delete: operations["removeTeamPermissionInCollection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the role granted on a collection to a team
+         * @description Changes the role granted on the collection to the team; `null` removes the grant. A team without a grant
+         *     here answers 404. Takes effect at once. Needs the `admin` permission of the collection.
+         */
+        patch: operations["updateTeamPermissionInCollection"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6220,6 +6406,33 @@ export interface components {
             /** @description Total number of items in the list. */
             count?: number;
             items: components["schemas"]["SearchResult"][];
+        };
+        /**
+         * @description A role granted directly on a space or a collection to one user or one team. Grants inherit down the tree:
+         *     a grant on a collection applies to its sub-collections and spaces. A user's role on content is the
+         *     highest of their organization role (through default levels), and the roles granted to them and to their
+         *     teams on the content and its collections; a guest of the organization sees only what was granted.
+         */
+        ContentPermission: {
+            /** @constant */
+            readonly object: "content-permission";
+            role: components["schemas"]["MemberRole"];
+            /** @description The user the role is granted to (absent for a team's grant). */
+            user?: components["schemas"]["User"];
+            /** @description The team the role is granted to (absent for a user's grant). */
+            team?: {
+                /** @description Id of the team. */
+                id: string;
+                /** @description Name of the team. */
+                title: string;
+            };
+        };
+        /** @description One page of the roles granted on a space or a collection, teams first, then users; oldest grant first within each. */
+        ContentPermissionList: {
+            next?: components["schemas"]["ListNext"];
+            /** @description Total number of items in the list. */
+            count?: number;
+            items: components["schemas"]["ContentPermission"][];
         };
     };
     responses: {
@@ -12062,6 +12275,420 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPermissionsInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the grants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    inviteToSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    role: components["schemas"]["MemberRole"];
+                    /** @description Ids of the users to grant the role to. */
+                    users?: string[];
+                    /** @description Ids of the teams to grant the role to. */
+                    teams?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The roles are granted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    removeUserPermissionInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the user. */
+                userId: components["parameters"]["userId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The grant is removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateUserPermissionInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the user. */
+                userId: components["parameters"]["userId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The new role, or null to remove the grant. */
+                    role: components["schemas"]["MemberRoleOrGuest"];
+                };
+            };
+        };
+        responses: {
+            /** @description The grant is changed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    removeTeamPermissionInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the team. */
+                teamId: components["parameters"]["teamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The grant is removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateTeamPermissionInSpace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the team. */
+                teamId: components["parameters"]["teamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The new role, or null to remove the grant. */
+                    role: components["schemas"]["MemberRoleOrGuest"];
+                };
+            };
+        };
+        responses: {
+            /** @description The grant is changed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPermissionsInCollection: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["collectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the grants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    inviteToCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["collectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    role: components["schemas"]["MemberRole"];
+                    /** @description Ids of the users to grant the role to. */
+                    users?: string[];
+                    /** @description Ids of the teams to grant the role to. */
+                    teams?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The roles are granted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    removeUserPermissionInCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["collectionId"];
+                /** @description Id of the user. */
+                userId: components["parameters"]["userId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The grant is removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateUserPermissionInCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["collectionId"];
+                /** @description Id of the user. */
+                userId: components["parameters"]["userId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The new role, or null to remove the grant. */
+                    role: components["schemas"]["MemberRoleOrGuest"];
+                };
+            };
+        };
+        responses: {
+            /** @description The grant is changed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    removeTeamPermissionInCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["collectionId"];
+                /** @description Id of the team. */
+                teamId: components["parameters"]["teamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The grant is removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateTeamPermissionInCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["collectionId"];
+                /** @description Id of the team. */
+                teamId: components["parameters"]["teamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The new role, or null to remove the grant. */
+                    role: components["schemas"]["MemberRoleOrGuest"];
+                };
+            };
+        };
+        responses: {
+            /** @description The grant is changed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
         };

@@ -16,6 +16,7 @@ import { integrationHandlers } from './integration-handlers.js';
 import { samlHandlers } from './saml-handlers.js';
 import { openApiSpecHandlers } from './openapi-spec-handlers.js';
 import { siteHandlers } from './site-handlers.js';
+import { grantHandlers } from './grant-handlers.js';
 
 export type { HandlerDeps } from './deps.js';
 
@@ -38,5 +39,6 @@ export function allHandlers(deps: HandlerDeps): Handlers {
     samlHandlers(deps),
     openApiSpecHandlers(deps),
     siteHandlers(deps),
+    grantHandlers(deps),
   );
 }

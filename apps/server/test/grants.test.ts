@@ -1,0 +1,267 @@
+import { unwrap, type QuireClient } from '@quire/client';
+import type { Collection, Space } from '@quire/api-types';
+import { describe, expect, it } from 'vitest';
+import { describeEachDialect } from './dialects.js';
+import { createCollection, createSpace, expectError, organizationWithPeople, useTestServer, type OrgPerson } from './helpers.js';
+
+/*
+ * Roles granted on spaces and collections to users and teams, through the generated client: each grant path
+ * (user on a space, team on a collection, guest on one space) and its removal, with what follows from them
+ * (reads, permissions, lists and counts, member spaces, Team.spaces) checked after each step.
+ */
+describeEachDialect('grants', (dialect) => {
+  const server = useTestServer({ dialect });
+
+  interface Setup {
+    organizationId: string;
+    admin: OrgPerson;
+    guest: OrgPerson;
+    reader: OrgPerson;
+    editor: OrgPerson;
+  }
+
+  async function setup(): Promise<Setup> {
+    const { organizationId, admin, people } = await organizationWithPeople(server, 'Grants org', { guest: null, reader: 'read', editor: 'edit' });
+    return { organizationId, admin, guest: people.guest!, reader: people.reader!, editor: people.editor! };
+  }
+  const org = (s: Setup) => ({ organizationId: s.organizationId, client: s.admin.client });
+
+  const spacePath = (spaceId: string) => ({ params: { path: { spaceId } } });
+  const getSpace = (client: QuireClient, spaceId: string) => client.GET('/spaces/{spaceId}', spacePath(spaceId));
+  const visibleSpaces = async (client: QuireClient, organizationId: string) => {
+    const page = await unwrap(client.GET('/orgs/{organizationId}/spaces', { params: { path: { organizationId }, query: { limit: 1000 } } }));
+    return { count: page.count, ids: page.items.map((item) => item.id).sort() };
+  };
+  const memberSpaces = async (s: Setup, userId: string) => {
+    const member = await unwrap(s.admin.client.GET('/orgs/{organizationId}/members/{userId}', { params: { path: { organizationId: s.organizationId, userId } } }));
+    const listed = await unwrap(s.admin.client.GET('/orgs/{organizationId}/members/{userId}/spaces', { params: { path: { organizationId: s.organizationId, userId } } }));
+    return { count: member.spaces, listed: listed.items.map((item) => [item.space.id, item.permission]).sort() };
+  };
+  const inviteToSpace = (client: QuireClient, spaceId: string, body: { role: 'admin' | 'create' | 'review' | 'edit' | 'comment' | 'read'; users?: string[]; teams?: string[] }) =>
+    client.POST('/spaces/{spaceId}/permissions', { ...spacePath(spaceId), body });
+  const inviteToCollection = (client: QuireClient, collectionId: string, body: { role: 'admin' | 'create' | 'review' | 'edit' | 'comment' | 'read'; users?: string[]; teams?: string[] }) =>
+    client.POST('/collections/{collectionId}/permissions', { params: { path: { collectionId } }, body });
+  const newTeam = async (s: Setup, members: string[]) => {
+    await unwrap(s.admin.client.PUT('/orgs/{organizationId}/teams', { params: { path: { organizationId: s.organizationId } }, body: { title: 'Writers', members } }));
+    const teams = await unwrap(s.admin.client.GET('/orgs/{organizationId}/teams', { params: { path: { organizationId: s.organizationId } } }));
+    return teams.items.find((team) => team.title === 'Writers')!;
+  };
+  const team = (s: Setup, teamId: string) => unwrap(s.admin.client.GET('/orgs/{organizationId}/teams/{teamId}', { params: { path: { organizationId: s.organizationId, teamId } } }));
+
+  describe('inviteToSpace', () => {
+    it('grants a guest one space: they see it with that role, nothing else, and counts follow', async () => {
+      const s = await setup();
+      const [shared, other] = [await createSpace(org(s), { title: 'Shared' }), await createSpace(org(s), { title: 'Other' })];
+      expectError(await getSpace(s.guest.client, shared.id), 404);
+      expect(await memberSpaces(s, s.guest.userId)).toEqual({ count: 0, listed: [] });
+      const granted = await inviteToSpace(s.admin.client, shared.id, { role: 'edit', users: [s.guest.userId] });
+      expect(granted.response.status).toBe(204);
+      const seen = await unwrap(getSpace(s.guest.client, shared.id));
+      expect(seen.permissions).toMatchObject({ view: true, edit: true, merge: false, admin: false });
+      expectError(await getSpace(s.guest.client, other.id), 404);
+      expect(await visibleSpaces(s.guest.client, s.organizationId)).toEqual({ count: 1, ids: [shared.id] });
+      expect(await memberSpaces(s, s.guest.userId)).toEqual({ count: 1, listed: [[shared.id, 'edit']] });
+      // The guest can now work in it: a change request of their own.
+      expect((await s.guest.client.POST('/spaces/{spaceId}/change-requests', { ...spacePath(shared.id), body: {} })).response.status).toBe(201);
+    });
+
+    it('raises a member above their organization role but never lowers it; refuses outsiders, unknown teams and non-admins', async () => {
+      const s = await setup();
+      const space = await createSpace(org(s));
+      await unwrap(inviteToSpace(s.admin.client, space.id, { role: 'review', users: [s.reader.userId] }));
+      await unwrap(inviteToSpace(s.admin.client, space.id, { role: 'read', users: [s.editor.userId] }));
+      expect((await unwrap(getSpace(s.reader.client, space.id))).permissions).toMatchObject({ review: true, merge: true });
+      expect((await unwrap(getSpace(s.editor.client, space.id))).permissions).toMatchObject({ edit: true });
+      const other = await organizationWithPeople(server, 'Other org', {});
+      expectError(await inviteToSpace(s.admin.client, space.id, { role: 'read', users: [other.admin.userId] }), 400, /body\.users\.0/);
+      expectError(await inviteToSpace(s.admin.client, space.id, { role: 'read', teams: ['no-such-team'] }), 400, /body\.teams\.0/);
+      expectError(await inviteToSpace(s.admin.client, space.id, { role: 'read' }), 400);
+      expectError(await inviteToSpace(s.editor.client, space.id, { role: 'admin', users: [s.editor.userId] }), 403);
+      expectError(await inviteToSpace(other.admin.client, space.id, { role: 'read', users: [other.admin.userId] }), 404);
+      // A space admin by grant may grant in turn.
+      await unwrap(inviteToSpace(s.admin.client, space.id, { role: 'admin', users: [s.editor.userId] }));
+      expect((await inviteToSpace(s.editor.client, space.id, { role: 'comment', users: [s.guest.userId] })).response.status).toBe(204);
+    });
+  });
+
+  describe('listPermissionsInSpace', () => {
+    it('lists the grants of the space, teams then users, to its admins only', async () => {
+      const s = await setup();
+      const space = await createSpace(org(s));
+      const writers = await newTeam(s, [s.reader.userId]);
+      await unwrap(inviteToSpace(s.admin.client, space.id, { role: 'edit', teams: [writers.id], users: [s.guest.userId] }));
+      const listed = await unwrap(s.admin.client.GET('/spaces/{spaceId}/permissions', spacePath(space.id)));
+      expect(listed.count).toBe(2);
+      expect(listed.items.map((item) => [item.user?.id ?? item.team?.id, item.role])).toEqual([[writers.id, 'edit'], [s.guest.userId, 'edit']]);
+      expect(listed.items[0]!.team).toEqual({ id: writers.id, title: 'Writers' });
+      expectError(await s.reader.client.GET('/spaces/{spaceId}/permissions', spacePath(space.id)), 403);
+    });
+  });
+
+  describe('updateUserPermissionInSpace', () => {
+    it('changes a user grant at once; null removes it; 404 without a grant', async () => {
+      const s = await setup();
+      const space = await createSpace(org(s));
+      const path = { params: { path: { spaceId: space.id, userId: s.guest.userId } } };
+      expectError(await s.admin.client.PATCH('/spaces/{spaceId}/permissions/users/{userId}', { ...path, body: { role: 'read' } }), 404);
+      await unwrap(inviteToSpace(s.admin.client, space.id, { role: 'edit', users: [s.guest.userId] }));
+      expect((await s.admin.client.PATCH('/spaces/{spaceId}/permissions/users/{userId}', { ...path, body: { role: 'read' } })).response.status).toBe(204);
+      expect((await unwrap(getSpace(s.guest.client, space.id))).permissions).toMatchObject({ view: true, edit: false });
+      expectError(await s.admin.client.PATCH('/spaces/{spaceId}/permissions/users/{userId}', { ...path, body: { role: 'owner' as 'read' } }), 400);
+      expect((await s.admin.client.PATCH('/spaces/{spaceId}/permissions/users/{userId}', { ...path, body: { role: null } })).response.status).toBe(204);
+      expectError(await getSpace(s.guest.client, space.id), 404);
+    });
+  });
+
+  describe('removeUserPermissionInSpace', () => {
+    it('removes a user grant at once, then answers 404', async () => {
+      const s = await setup();
+      const space = await createSpace(org(s));
+      await unwrap(inviteToSpace(s.admin.client, space.id, { role: 'comment', users: [s.guest.userId] }));
+      const path = { params: { path: { spaceId: space.id, userId: s.guest.userId } } };
+      expectError(await s.reader.client.DELETE('/spaces/{spaceId}/permissions/users/{userId}', path), 403);
+      expect((await s.admin.client.DELETE('/spaces/{spaceId}/permissions/users/{userId}', path)).response.status).toBe(204);
+      expectError(await getSpace(s.guest.client, space.id), 404);
+      expect(await memberSpaces(s, s.guest.userId)).toEqual({ count: 0, listed: [] });
+      expectError(await s.admin.client.DELETE('/spaces/{spaceId}/permissions/users/{userId}', path), 404);
+    });
+  });
+
+  describe('updateTeamPermissionInSpace', () => {
+    it('changes what a team grant gives its members at once', async () => {
+      const s = await setup();
+      const space = await createSpace(org(s));
+      const writers = await newTeam(s, [s.guest.userId]);
+      await unwrap(inviteToSpace(s.admin.client, space.id, { role: 'read', teams: [writers.id] }));
+      expect((await team(s, writers.id)).spaces).toBe(1);
+      const path = { params: { path: { spaceId: space.id, teamId: writers.id } } };
+      expect((await s.admin.client.PATCH('/spaces/{spaceId}/permissions/teams/{teamId}', { ...path, body: { role: 'edit' } })).response.status).toBe(204);
+      expect((await unwrap(getSpace(s.guest.client, space.id))).permissions.edit).toBe(true);
+    });
+  });
+
+  describe('removeTeamPermissionInSpace', () => {
+    it('removes a team grant: its members lose the space and the team counts none', async () => {
+      const s = await setup();
+      const space = await createSpace(org(s));
+      const writers = await newTeam(s, [s.guest.userId]);
+      await unwrap(inviteToSpace(s.admin.client, space.id, { role: 'read', teams: [writers.id] }));
+      const path = { params: { path: { spaceId: space.id, teamId: writers.id } } };
+      expect((await s.admin.client.DELETE('/spaces/{spaceId}/permissions/teams/{teamId}', path)).response.status).toBe(204);
+      expectError(await getSpace(s.guest.client, space.id), 404);
+      expect((await team(s, writers.id)).spaces).toBe(0);
+      expectError(await s.admin.client.DELETE('/spaces/{spaceId}/permissions/teams/{teamId}', path), 404);
+    });
+  });
+
+  describe('inviteToCollection', () => {
+    it('grants a team a collection: its members get every space inside, counts follow, leaving the team takes it away at once', async () => {
+      const s = await setup();
+      const collection: Collection = await createCollection(org(s), { title: 'Guides' });
+      const inner: Collection = await createCollection(org(s), { title: 'Deeper', parent: collection.id });
+      const spaces: Space[] = [
+        await createSpace(org(s), { title: 'One', parent: collection.id }),
+        await createSpace(org(s), { title: 'Two', parent: inner.id }),
+      ];
+      const outside = await createSpace(org(s), { title: 'Outside' });
+      const writers = await newTeam(s, [s.guest.userId, s.reader.userId]);
+      expect((await inviteToCollection(s.admin.client, collection.id, { role: 'edit', teams: [writers.id] })).response.status).toBe(204);
+      expect((await team(s, writers.id)).spaces).toBe(2);
+      const ids = spaces.map((space) => space.id).sort();
+      expect(await visibleSpaces(s.guest.client, s.organizationId)).toEqual({ count: 2, ids });
+      expect(await memberSpaces(s, s.guest.userId)).toEqual({ count: 2, listed: ids.map((id) => [id, 'edit']).sort() });
+      expect((await unwrap(getSpace(s.reader.client, spaces[1]!.id))).permissions.edit).toBe(true);
+      expect((await unwrap(getSpace(s.reader.client, outside.id))).permissions.edit).toBe(false);
+      const seenCollection = await unwrap(s.guest.client.GET('/collections/{collectionId}', { params: { path: { collectionId: inner.id } } }));
+      expect(seenCollection.permissions).toMatchObject({ view: true, admin: false });
+      const collections = await unwrap(s.guest.client.GET('/orgs/{organizationId}/collections', { params: { path: { organizationId: s.organizationId } } }));
+      expect(collections.items.map((item) => item.id).sort()).toEqual([collection.id, inner.id].sort());
+
+      // Leaving the team removes what it gave, at once.
+      expect((await s.admin.client.DELETE('/orgs/{organizationId}/teams/{teamId}/members/{userId}', { params: { path: { organizationId: s.organizationId, teamId: writers.id, userId: s.guest.userId } } })).response.status).toBe(204);
+      expectError(await getSpace(s.guest.client, spaces[0]!.id), 404);
+      expect(await visibleSpaces(s.guest.client, s.organizationId)).toEqual({ count: 0, ids: [] });
+      expect(await memberSpaces(s, s.guest.userId)).toEqual({ count: 0, listed: [] });
+      expect((await team(s, writers.id)).spaces).toBe(2);
+      expectError(await inviteToCollection(s.reader.client, collection.id, { role: 'read', users: [s.reader.userId] }), 403);
+    });
+
+    it('leaving the organization removes a member grant for good', async () => {
+      const s = await setup();
+      const collection = await createCollection(org(s));
+      const space = await createSpace(org(s), { parent: collection.id });
+      await unwrap(inviteToCollection(s.admin.client, collection.id, { role: 'admin', users: [s.guest.userId] }));
+      expect((await unwrap(getSpace(s.guest.client, space.id))).permissions.admin).toBe(true);
+      expect((await s.admin.client.DELETE('/orgs/{organizationId}/members/{userId}', { params: { path: { organizationId: s.organizationId, userId: s.guest.userId } } })).response.status).toBe(204);
+      expectError(await getSpace(s.guest.client, space.id), 404);
+      const listed = await unwrap(s.admin.client.GET('/collections/{collectionId}/permissions', { params: { path: { collectionId: collection.id } } }));
+      expect(listed.count).toBe(0);
+    });
+  });
+
+  describe('listPermissionsInCollection', () => {
+    it('lists the grants of the collection to its admins', async () => {
+      const s = await setup();
+      const collection = await createCollection(org(s));
+      await unwrap(inviteToCollection(s.admin.client, collection.id, { role: 'comment', users: [s.guest.userId, s.reader.userId] }));
+      const listed = await unwrap(s.admin.client.GET('/collections/{collectionId}/permissions', { params: { path: { collectionId: collection.id }, query: { limit: 1 } } }));
+      expect(listed.count).toBe(2);
+      expect(listed.items).toHaveLength(1);
+      expect(listed.next).toBeDefined();
+      expectError(await s.guest.client.GET('/collections/{collectionId}/permissions', { params: { path: { collectionId: collection.id } } }), 403);
+    });
+  });
+
+  describe('updateUserPermissionInCollection', () => {
+    it('changes the role a user has on every space inside', async () => {
+      const s = await setup();
+      const collection = await createCollection(org(s));
+      const space = await createSpace(org(s), { parent: collection.id });
+      await unwrap(inviteToCollection(s.admin.client, collection.id, { role: 'read', users: [s.guest.userId] }));
+      const path = { params: { path: { collectionId: collection.id, userId: s.guest.userId } } };
+      expect((await s.admin.client.PATCH('/collections/{collectionId}/permissions/users/{userId}', { ...path, body: { role: 'edit' } })).response.status).toBe(204);
+      expect((await unwrap(getSpace(s.guest.client, space.id))).permissions.edit).toBe(true);
+      expectError(await s.admin.client.PATCH('/collections/{collectionId}/permissions/users/{userId}', { params: { path: { collectionId: collection.id, userId: s.reader.userId } }, body: { role: 'edit' } }), 404);
+    });
+  });
+
+  describe('removeUserPermissionInCollection', () => {
+    it('removes a user grant on a collection', async () => {
+      const s = await setup();
+      const collection = await createCollection(org(s));
+      const space = await createSpace(org(s), { parent: collection.id });
+      await unwrap(inviteToCollection(s.admin.client, collection.id, { role: 'read', users: [s.guest.userId] }));
+      const path = { params: { path: { collectionId: collection.id, userId: s.guest.userId } } };
+      expect((await s.admin.client.DELETE('/collections/{collectionId}/permissions/users/{userId}', path)).response.status).toBe(204);
+      expectError(await getSpace(s.guest.client, space.id), 404);
+    });
+  });
+
+  describe('updateTeamPermissionInCollection', () => {
+    it('changes a team grant on a collection', async () => {
+      const s = await setup();
+      const collection = await createCollection(org(s));
+      const space = await createSpace(org(s), { parent: collection.id });
+      const writers = await newTeam(s, [s.guest.userId]);
+      await unwrap(inviteToCollection(s.admin.client, collection.id, { role: 'read', teams: [writers.id] }));
+      const path = { params: { path: { collectionId: collection.id, teamId: writers.id } } };
+      expect((await s.admin.client.PATCH('/collections/{collectionId}/permissions/teams/{teamId}', { ...path, body: { role: 'review' } })).response.status).toBe(204);
+      expect((await unwrap(getSpace(s.guest.client, space.id))).permissions.review).toBe(true);
+    });
+  });
+
+  describe('removeTeamPermissionInCollection', () => {
+    it('removes a team grant on a collection and the team counts no spaces', async () => {
+      const s = await setup();
+      const collection = await createCollection(org(s));
+      await createSpace(org(s), { parent: collection.id });
+      const writers = await newTeam(s, [s.guest.userId]);
+      await unwrap(inviteToCollection(s.admin.client, collection.id, { role: 'read', teams: [writers.id] }));
+      expect((await team(s, writers.id)).spaces).toBe(1);
+      const path = { params: { path: { collectionId: collection.id, teamId: writers.id } } };
+      expect((await s.admin.client.DELETE('/collections/{collectionId}/permissions/teams/{teamId}', path)).response.status).toBe(204);
+      expect((await team(s, writers.id)).spaces).toBe(0);
+      expectError(await s.admin.client.DELETE('/collections/{collectionId}/permissions/teams/{teamId}', path), 404);
+    });
+  });
+});
