@@ -80,7 +80,7 @@ function load() {
   addFormats.default(ajv);
   // OpenAPI's numeric formats and the public API's own ones (`emoji`, `icon`) say nothing a type does not.
   for (const format of ['int32', 'int64', 'float', 'double', 'emoji', 'icon', 'password']) ajv.addFormat(format, true);
-  ajv.addSchema(nullableToJsonSchema(publicSpec) as Json, 'public');
+  ajv.addSchema(taggedUnions(nullableToJsonSchema(publicSpec) as Json), 'public');
 
   const byTemplate = new Map<string, PublicOperation>();
   for (const [path, item] of Object.entries(publicSpec.paths as Record<string, Record<string, Json>>)) {
@@ -126,6 +126,59 @@ function nullableToJsonSchema(value: unknown): unknown {
     return nullable === true ? { anyOf: [rest, { type: 'null' }] } : rest;
   }
   return copy;
+}
+
+/**
+ * A `oneOf` whose branches are told apart by a tag (`type`, `kind` or `object`, with distinct values; the
+ * `discriminator` names it when there is one), written as the equivalent "the tag is one of these, and the
+ * branch of its value holds": a value is then checked against its own branch only. Checked as a plain
+ * `oneOf`, a page tree costs a number of branch checks growing exponentially with its depth (every branch
+ * walks the children), which made a links suite's answers, each embedding a revision, take minutes; and the
+ * errors of the branches not meant buried the real ones.
+ */
+function taggedUnions(document: Json): Json {
+  const schemas = (document.components as { schemas: Record<string, Json> }).schemas;
+  const resolve = (schema: Json): Json => (typeof schema.$ref === 'string' ? schemas[schema.$ref.replace('#/components/schemas/', '')] ?? {} : schema);
+  const tagValues = (schema: Json, tag: string, depth = 0): string[] | undefined => {
+    if (depth > 4) return undefined;
+    const resolved = resolve(schema);
+    const property = (resolved.properties as Record<string, Json> | undefined)?.[tag];
+    if (property && Array.isArray(property.enum)) return property.enum as string[];
+    if (property && typeof property.const === 'string') return [property.const];
+    for (const member of (resolved.allOf as Json[] | undefined) ?? []) {
+      const found = tagValues(member, tag, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const rewrite = (node: Json): Json => {
+    const branches = node.oneOf as Json[];
+    const discriminator = (node.discriminator as { propertyName?: string } | undefined)?.propertyName;
+    for (const tag of discriminator ? [discriminator] : ['type', 'kind', 'object']) {
+      const values = branches.map((branch) => tagValues(branch, tag));
+      const all = values.flatMap((value) => value ?? []);
+      if (values.some((value) => !value) || new Set(all).size !== all.length) continue;
+      const { oneOf: _oneOf, discriminator: _discriminator, ...rest } = node;
+      return {
+        ...rest,
+        required: [...new Set([...((rest.required as string[] | undefined) ?? []), tag])],
+        allOf: [
+          ...((rest.allOf as Json[] | undefined) ?? []),
+          { properties: { [tag]: { enum: all } } },
+          ...branches.map((branch, index) => ({ if: { properties: { [tag]: { enum: values[index] } } }, then: branch })),
+        ],
+      };
+    }
+    return node;
+  };
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (!value || typeof value !== 'object') return value;
+    const copy: Json = {};
+    for (const [key, inner] of Object.entries(value)) copy[key] = walk(inner);
+    return Array.isArray(copy.oneOf) ? rewrite(copy) : copy;
+  };
+  return walk(document) as Json;
 }
 
 /** `#/components/...` references, made to point into the public document Ajv holds as `public`. */
@@ -178,7 +231,8 @@ export function publicOperationOf(method: string, pathname: string): PublicOpera
  */
 function summarize(errors: NonNullable<ValidateFunction['errors']>): Violation[] {
   const tagMismatch = (error: (typeof errors)[number]) => (error.keyword === 'enum' || error.keyword === 'const') && /\/(type|kind|object)$/.test(error.instancePath);
-  const untagged = errors.filter((error) => !tagMismatch(error));
+  // `if`/`then` errors (see taggedUnions) only say that the branch's own errors, also listed, exist.
+  const untagged = errors.filter((error) => !tagMismatch(error) && error.keyword !== 'if');
   const candidates = untagged.length > 0 ? untagged : errors;
   const deepest = candidates.filter((error) => !candidates.some((other) => other.instancePath.startsWith(`${error.instancePath}/`)));
   const seen = new Map<string, Violation>();
