@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    // The wire-compatibility gate's per-file check and figures (test/gates/wire-gate.ts).
+    setupFiles: ['test/gates/wire-setup.ts'],
     // Each file starts real servers on real databases; a few at a time keeps a 2-core machine responsive.
     maxWorkers: 2,
     testTimeout: 30_000,

@@ -537,7 +537,11 @@ describeEachDialect('change requests', (dialect) => {
       expect(merged.result).toBe('merge');
       const after = await getSpace(org.client, space.id);
       expect(after.revision).toBe(merged.revision);
-      expect(await readRevision(org.client, { spaceId: space.id })).toMatchObject({ id: merged.revision, type: 'merge', parents: [space.revision, edited.changeRequest.revision] });
+      // As in the public API, a merge revision names the change request it merged.
+      expect(await readRevision(org.client, { spaceId: space.id })).toMatchObject({
+        id: merged.revision, type: 'merge', parents: [space.revision, edited.changeRequest.revision],
+        mergedFrom: { object: 'change-request', id: cr.id, number: cr.number, status: 'merged' },
+      });
       // The request a revision was made for is stored only.
       expect((await storedRevision(server, merged.revision)).change_request_id).toBe(cr.id);
       expect((await mainPages(org.client, space.id)).map((page) => [page.title, page.markdown])).toEqual([['Hello', 'world']]);

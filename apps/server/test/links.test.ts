@@ -54,15 +54,34 @@ describeEachDialect('links and backlinks', (dialect) => {
     return items;
   }
 
+  /** The id of an embedded object (organization, space, revision, page, file), or the id a broken target has instead. */
+  const idOf = (value: unknown): unknown => (typeof value === 'object' && value !== null ? (value as { id: unknown }).id : value);
+
+  /**
+   * A location with its embedded objects reduced to their ids, for comparing lists; what the objects hold is
+   * checked once ('embeds the organization, space, revision, page and file objects...').
+   */
+  function idsOf(location: unknown): Record<string, unknown> {
+    const { versionContext, ...rest } = location as Record<string, unknown> & { versionContext?: { type: string; revision: unknown } };
+    const reduced: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(rest)) reduced[key] = ['organization', 'space', 'page', 'file'].includes(key) ? idOf(value) : value;
+    if (versionContext) reduced.versionContext = { type: versionContext.type, revision: idOf(versionContext.revision) };
+    return reduced;
+  }
+
+  function usageIds(item: ContentReferenceUsage): Record<string, unknown> {
+    return { ...item, targetReference: idsOf(item.targetReference), locationReferences: item.locationReferences.map(idsOf) };
+  }
+
   /** A short name of a link target, for comparing lists. */
   function targetName(item: ContentReferenceUsage, ids: Record<string, unknown>): string {
     const target = item.targetReference;
     const named = (id: string) => Object.entries(ids).find(([, value]) => value === id)?.[0] ?? id;
     switch (target.kind) {
       case 'page':
-        return `page:${named(target.page)}`;
+        return `page:${named(idOf(target.page) as string)}`;
       case 'file':
-        return `file:${named(target.file)}`;
+        return `file:${named(idOf(target.file) as string)}`;
       case 'url':
         return `url:${target.url}`;
       default:
@@ -86,17 +105,34 @@ describeEachDialect('links and backlinks', (dialect) => {
         `url:${PUBLIC_URL}/o/org/s/space`, 'url:https://example.com/docs', 'url:no-such-page',
       ]);
       const location = (page: string) => ({ kind: 'page', organization: org.organizationId, space: space.id, versionContext: { type: 'revision', revision: current.revision }, page });
-      expect(byName.get('page:guide')).toEqual({ status: 'ok', relation: 'reference', targetReference: location(guide), locationReferences: [location(home)] });
-      expect(byName.get('file:logo')).toEqual({
+      expect(usageIds(byName.get('page:guide')!)).toEqual({ status: 'ok', relation: 'reference', targetReference: location(guide), locationReferences: [location(home)] });
+      expect(usageIds(byName.get('file:logo')!)).toEqual({
         status: 'ok', relation: 'reference',
         targetReference: { kind: 'file', organization: org.organizationId, space: space.id, versionContext: { type: 'revision', revision: current.revision }, file: ids.logo },
         locationReferences: [location(home)],
       });
       const outside = byName.get('url:https://example.com/docs')!;
       expect(outside).toMatchObject({ status: 'ok', targetReference: { kind: 'url', url: 'https://example.com/docs' } });
-      expect(outside.locationReferences.map((item) => (item as { page: string }).page).sort()).toEqual([guide, home].sort());
+      expect(outside.locationReferences.map((item) => idsOf(item).page as string).sort()).toEqual([guide, home].sort());
       expect(byName.get(`url:${PUBLIC_URL}/o/org/s/space`)!.status).toBe('in-app');
       for (const broken of ['page:deletedPage', 'url:no-such-page', 'file:deletedFile']) expect(byName.get(broken)!.status).toBe('broken');
+    });
+
+    it('embeds the organization, space, revision, page and file objects, as the public API does, and a broken target by its id', async () => {
+      const org = await newOrg(server);
+      const ids = await linkedSpace(org);
+      const current = await f.getSpace(org.client, ids.space.id);
+      const list = await spaceLinks(org.client, ids.space.id);
+      const byName = new Map(list.items.map((item) => [targetName(item, ids), item]));
+      const guide = byName.get('page:guide')!.targetReference as Record<string, any>;
+      expect(guide.organization).toMatchObject({ object: 'organization', id: org.organizationId, plan: expect.any(String), trial: { status: 'notapplicable', count: 0 } });
+      expect(guide.space).toMatchObject({ object: 'space', id: ids.space.id });
+      expect(guide.versionContext).toMatchObject({ type: 'revision', revision: { object: 'revision', id: current.revision } });
+      expect(guide.page).toMatchObject({ id: ids.guide, title: 'Guide', type: 'document', kind: 'sheet' });
+      expect((byName.get('file:logo')!.targetReference as Record<string, any>).file).toMatchObject({ id: ids.logo, downloadURL: expect.any(String) });
+      expect((byName.get('page:deletedPage')!.targetReference as Record<string, any>).page).toBe('deletedPage');
+      expect((byName.get('file:deletedFile')!.targetReference as Record<string, any>).file).toBe('deletedFile');
+      expect((byName.get('page:guide')!.locationReferences[0] as Record<string, any>).page).toMatchObject({ id: ids.home });
     });
 
     it('filters by status without changing the stats', async () => {
@@ -168,7 +204,7 @@ describeEachDialect('links and backlinks', (dialect) => {
       expect(list.items.map((item) => targetName(item, ids)).sort()).toEqual(['page:home', 'url:https://example.com/docs']);
       expect(list.stats).toEqual({ total: 2, broken: { total: 0 } });
       // Only this page is listed as a location, though another page links to the same URL.
-      expect(list.items.every((item) => item.locationReferences.length === 1 && (item.locationReferences[0] as { page: string }).page === ids.guide)).toBe(true);
+      expect(list.items.every((item) => item.locationReferences.length === 1 && idsOf(item.locationReferences[0]).page === ids.guide)).toBe(true);
       const home = await unwrap(org.client.GET('/spaces/{spaceId}/content/page/{pageId}/links', { params: { path: { spaceId: ids.space.id, pageId: ids.home }, query: { status: 'broken', limit: 2 } } }));
       expect(home.items).toHaveLength(2);
       expect(home.count).toBe(3);
@@ -201,9 +237,9 @@ describeEachDialect('links and backlinks', (dialect) => {
       const current = await f.getSpace(org.client, space.id);
       const location = (page: string) => ({ kind: 'page', organization: org.organizationId, space: space.id, versionContext: { type: 'revision', revision: current.revision }, page });
       const toGuide = await unwrap(org.client.GET('/spaces/{spaceId}/content/page/{pageId}/backlinks', { params: { path: { spaceId: space.id, pageId: guide } } }));
-      expect(toGuide).toEqual({ count: 1, items: [location(home)] });
+      expect({ ...toGuide, items: toGuide.items.map(idsOf) }).toEqual({ count: 1, items: [location(home)] });
       const toHome = await unwrap(org.client.GET('/spaces/{spaceId}/content/page/{pageId}/backlinks', { params: { path: { spaceId: space.id, pageId: home } } }));
-      expect(toHome.items).toEqual([location(guide)]);
+      expect(toHome.items.map(idsOf)).toEqual([location(guide)]);
       expect(await unwrap(org.client.GET('/spaces/{spaceId}/content/page/{pageId}/backlinks', { params: { path: { spaceId: space.id, pageId: lonely } } }))).toEqual({ count: 0, items: [] });
 
       // More pages link to Lonely: listed one per page of results, without repeats.
@@ -214,7 +250,7 @@ describeEachDialect('links and backlinks', (dialect) => {
         const answer = await unwrap(org.client.GET('/spaces/{spaceId}/content/page/{pageId}/backlinks', { params: { path: { spaceId: space.id, pageId: lonely }, query: { limit: 1, ...(cursor ? { page: cursor } : {}) } } }));
         expect(answer.count).toBe(3);
         expect(answer.items).toHaveLength(1);
-        pages.push((answer.items[0] as { page: string }).page);
+        pages.push(idsOf(answer.items[0]).page as string);
         cursor = answer.next?.page;
       } while (cursor);
       expect(new Set(pages).size).toBe(3);
@@ -236,7 +272,7 @@ describeEachDialect('links and backlinks', (dialect) => {
       const { space, home, logo } = await linkedSpace(org);
       const current = await f.getSpace(org.client, space.id);
       const toLogo = await unwrap(org.client.GET('/spaces/{spaceId}/content/files/{fileId}/backlinks', { params: { path: { spaceId: space.id, fileId: logo } } }));
-      expect(toLogo).toEqual({ count: 1, items: [{ kind: 'page', organization: org.organizationId, space: space.id, versionContext: { type: 'revision', revision: current.revision }, page: home }] });
+      expect({ ...toLogo, items: toLogo.items.map(idsOf) }).toEqual({ count: 1, items: [{ kind: 'page', organization: org.organizationId, space: space.id, versionContext: { type: 'revision', revision: current.revision }, page: home }] });
     });
 
     it('answers 404 for an unknown file, 400 for a bad query, and the access errors', async () => {
@@ -273,7 +309,7 @@ describeEachDialect('links and backlinks', (dialect) => {
         const list = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/links', { params: { path: crPath(space.id, cr.id) } }));
         expect(list.stats).toEqual({ total: 9, broken: { total: 4, changeRequest: 1 } });
         const newBroken = list.items.find((item) => targetName(item, ids) === 'page:goneToo')!;
-        expect(newBroken.targetReference).toMatchObject({ versionContext: { type: 'revision', revision: ids.revision } });
+        expect(idsOf(newBroken.targetReference)).toMatchObject({ versionContext: { type: 'revision', revision: ids.revision } });
         // The old broken link is now used by two pages: still one item, with both locations.
         expect(list.items.find((item) => targetName(item, ids) === 'page:deletedPage')!.locationReferences).toHaveLength(2);
 
@@ -282,6 +318,15 @@ describeEachDialect('links and backlinks', (dialect) => {
         expect(byNumber.count).toBe(9);
         // The main content knows nothing of the request.
         expect((await spaceLinks(org.client, space.id)).stats).toEqual({ total: 8, broken: { total: 3 } });
+      });
+
+      it('filters by status as the public API does, with stats still counting every link', async () => {
+        const { org, ...ids } = await sharedRequest();
+        const broken = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/links', { params: { path: crPath(ids.space.id, ids.cr.id), query: { status: 'broken' } } }));
+        expect(broken.items).toHaveLength(4);
+        expect(broken.items.every((item) => item.status === 'broken')).toBe(true);
+        expect(broken.stats).toEqual({ total: 9, broken: { total: 4, changeRequest: 1 } });
+        expectError(await org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/links', { params: { path: crPath(ids.space.id, ids.cr.id), query: { status: 'gone' as never } } }), 400);
       });
     });
 
@@ -302,7 +347,7 @@ describeEachDialect('links and backlinks', (dialect) => {
         const location = (page: string) => ({ kind: 'page', organization: org.organizationId, space: space.id, versionContext: { type: 'revision', revision }, page });
         const toGuide = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks', { params: { path: { ...crPath(space.id, cr.id), pageId: guide } } }));
         expect(toGuide.count).toBe(2);
-        expect(toGuide.items).toEqual(expect.arrayContaining([location(home), location(added)]));
+        expect(toGuide.items.map(idsOf)).toEqual(expect.arrayContaining([location(home), location(added)]));
         expect((await unwrap(org.client.GET('/spaces/{spaceId}/content/page/{pageId}/backlinks', { params: { path: { spaceId: space.id, pageId: guide } } }))).count).toBe(1);
       });
     });
@@ -313,7 +358,7 @@ describeEachDialect('links and backlinks', (dialect) => {
         const location = { kind: 'page', organization: org.organizationId, space: space.id, versionContext: { type: 'revision', revision }, page: home };
         for (const changeRequestId of [cr.id, cr.number]) {
           const toLogo = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks', { params: { path: { ...crPath(space.id, changeRequestId), fileId: logo } } }));
-          expect(toLogo.items).toEqual([location]);
+          expect(toLogo.items.map(idsOf)).toEqual([location]);
         }
       });
     });
@@ -336,7 +381,7 @@ describeEachDialect('links and backlinks', (dialect) => {
       }
       expectError(await org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links', { params: { path: { ...crPath(space.id, cr.id), pageId: 'missing' } } }), 404);
       expectError(await org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks', { params: { path: { ...crPath(space.id, cr.id), fileId: 'missing' } } }), 404);
-      expectError(await org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/links', { params: { path: crPath(space.id, cr.id), query: { status: 'broken' } as never } }), 400, /status/);
+      expectError(await org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/links', { params: { path: crPath(space.id, cr.id), query: { status: 'gone' } as never } }), 400, /status/);
       expectError(await org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/links', { params: { path: crPath(space.id, cr.id), query: { limit: 1001 } } }), 400, /limit/);
     });
   });

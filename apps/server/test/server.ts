@@ -13,6 +13,7 @@ import type { RoleOrGuest } from '../src/policies/roles.js';
 import { addMember, bootstrap } from '../src/services/admin-service.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { createTestDatabaseUrl } from './dialects.js';
+import { recordAnswer } from './gates/wire-gate.js';
 
 export interface TestServerOptions {
   dialect?: DialectName;
@@ -78,6 +79,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     throw error;
   }
   const services = running.services;
+  // Only a server serving Quire's own contract is held to the public API's (tests of the app pass small specs).
+  const checkWire = !options.spec && !options.handlers;
   return {
     url: running.url,
     db: running.database.db,
@@ -86,11 +89,32 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     bootstrap: (organizationTitle = 'Test organization') =>
       bootstrap(services, { organizationTitle, email: `owner-${newId(8).toLowerCase()}@example.com`, displayName: 'Test Owner' }),
     addMember: (organizationId, email, role) => addMember(services, { organizationId, email, role }),
-    client: (token) => createQuireClient({ baseUrl: running.url, ...(token ? { token } : {}), retry: false }),
+    client: (token) => createQuireClient({ baseUrl: running.url, ...(token ? { token } : {}), retry: false, ...(checkWire ? { fetch: wireCheckedFetch } : {}) }),
     close: async () => {
       await running.close();
       await database.drop();
       removeBlobs();
     },
   };
+}
+
+/**
+ * The global fetch, but every JSON answer also goes to the wire-compatibility gate (test/gates/wire-gate.ts)
+ * before the test sees it.
+ */
+async function wireCheckedFetch(request: Request): Promise<Response> {
+  const method = request.method;
+  const response = await globalThis.fetch(request);
+  if (/^application\/json\b/.test(response.headers.get('content-type') ?? '')) {
+    const text = await response.clone().text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Not JSON after all: Quire's own response validation reports that.
+      return response;
+    }
+    recordAnswer(method, response.url || request.url, response.status, body);
+  }
+  return response;
 }

@@ -166,14 +166,16 @@ describeEachDialect('space content', (dialect) => {
   });
 
   describe('getPageById', () => {
-    it('answers the page without content unless a format is asked for', async () => {
+    it('answers the page with its content as markdown when no format is asked for, as the public API requires one', async () => {
       const org = await newOrg(server);
       const { space, guide, install } = await spaceWithContent(org);
       const page = await getPage(org.client, space.id, guide);
-      expect(page).toMatchObject({ id: guide, title: 'Guide', type: 'document', path: 'guide' });
+      expect(page).toMatchObject({ id: guide, title: 'Guide', type: 'document', kind: 'sheet', path: 'guide' });
+      expect(page.layout).toEqual({ width: 'default', cover: true, coverSize: 'hero', title: true, description: true, tableOfContents: true, outline: true, pagination: true, metadata: true });
       expect(page.pages.map((child) => child.id)[0]).toBe(install);
-      expect(page.markdown).toBeUndefined();
+      expect(page.markdown).toBe(`# Guide\n\nStart with [Install](/pages/${install}).`);
       expect(page.document).toBeUndefined();
+      expect(page.pages[0]!.markdown).toBeUndefined();
     });
 
     it('answers the content as markdown, with links made stable when they were stored', async () => {

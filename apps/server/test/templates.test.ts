@@ -213,9 +213,9 @@ describeEachDialect('templates', (dialect) => {
 
       // The page depends on the file: a `dependsOn` link, and a backlink of the file.
       const links = await unwrap(org.client.GET('/spaces/{spaceId}/content/page/{pageId}/links', { params: { path: { spaceId: space.id, pageId: reference.id } } }));
-      expect(links.items).toEqual([expect.objectContaining({ status: 'ok', relation: 'dependsOn', targetReference: expect.objectContaining({ kind: 'file', file }) })]);
+      expect(links.items).toEqual([expect.objectContaining({ status: 'ok', relation: 'dependsOn', targetReference: expect.objectContaining({ kind: 'file', file: expect.objectContaining({ id: file }) }) })]);
       const backlinks = await unwrap(org.client.GET('/spaces/{spaceId}/content/files/{fileId}/backlinks', { params: { path: { spaceId: space.id, fileId: file } } }));
-      expect(backlinks.items).toEqual([expect.objectContaining({ kind: 'page', page: reference.id })]);
+      expect(backlinks.items).toEqual([expect.objectContaining({ kind: 'page', page: expect.objectContaining({ id: reference.id }) })]);
     });
 
     it('reads Swagger 2.0 JSON too', async () => {

@@ -18,7 +18,8 @@ import {
   type RevisionLinkRow,
 } from '../stores/revision-link-store.js';
 import type { Caller } from './caller.js';
-import { changeRequestContentScope, mainContentScope, type ContentScope } from './space-content-service.js';
+import { changeRequestContentScope, mainContentScope, readRevision, withMergedFrom, type ContentScope, type RevisionView } from './space-content-service.js';
+import { findOrganizationForMember, type OrganizationWithMembership } from '../stores/organization-store.js';
 import { openApiSpecResolves } from './openapi-spec-service.js';
 import type { ServiceContext } from './context.js';
 import { loadRevisionContent, readPageMarkdown, type RevisionContent } from './revision-content.js';
@@ -53,8 +54,30 @@ export interface LinkItem {
   sources: LinkSource[];
 }
 
+/**
+ * What link and backlink answers embed, as the public API does: the organization (as the caller sees it)
+ * and the revision read (its pages and files too). Loaded once per answer, whatever the number of items.
+ */
+export interface LinkEmbeds {
+  organization: OrganizationWithMembership | undefined;
+  revision: RevisionView;
+}
+
+async function embedsOf(context: ServiceContext, caller: Caller, scope: ContentScope): Promise<LinkEmbeds> {
+  const organization = await findOrganizationForMember(context.db, scope.access.space.organization_id, caller.user.id);
+  const revision = await withMergedFrom(context, caller, await readRevision(context, scope));
+  return { organization, revision };
+}
+
+async function withEmbeds<T extends { scope: ContentScope }>(context: ServiceContext, caller: Caller, list: Promise<T>): Promise<T & { embeds: LinkEmbeds }> {
+  const answer = await list;
+  return { ...answer, embeds: await embedsOf(context, caller, answer.scope) };
+}
+
 export interface LinkList {
   scope: ContentScope;
+  /** Set by the entry points (the operations). */
+  embeds?: LinkEmbeds;
   page: KeysetPage<LinkItem>;
   stats: { total: number; broken: { total: number; changeRequest?: number } };
 }
@@ -307,6 +330,8 @@ export async function listPageLinks(
 
 export interface BacklinkList {
   scope: ContentScope;
+  /** Set by the entry points (the operations). */
+  embeds?: LinkEmbeds;
   page: KeysetPage<LinkSource>;
 }
 
@@ -334,47 +359,47 @@ type LinkQuery = { page?: string; limit?: number; status?: LinkStatus };
 type BacklinkQuery = { page?: string; limit?: number };
 
 export async function listSpaceLinks(context: ServiceContext, caller: Caller, spaceId: string, query: LinkQuery, options: LinkOptions): Promise<LinkList> {
-  return listContentLinks(context, await mainContentScope(context, caller, spaceId), query, options);
+  return withEmbeds(context, caller, listContentLinks(context, await mainContentScope(context, caller, spaceId), query, options));
 }
 
 export async function listChangeRequestLinks(
   context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string, query: LinkQuery, options: LinkOptions,
 ): Promise<LinkList> {
-  return listContentLinks(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), query, options);
+  return withEmbeds(context, caller, listContentLinks(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), query, options));
 }
 
 export async function listPageLinksInSpace(
   context: ServiceContext, caller: Caller, spaceId: string, pageId: string, query: LinkQuery, options: LinkOptions,
 ): Promise<LinkList> {
-  return listPageLinks(context, await mainContentScope(context, caller, spaceId), pageId, query, options);
+  return withEmbeds(context, caller, listPageLinks(context, await mainContentScope(context, caller, spaceId), pageId, query, options));
 }
 
 export async function listPageLinksInChangeRequest(
   context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string, pageId: string, query: LinkQuery, options: LinkOptions,
 ): Promise<LinkList> {
-  return listPageLinks(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), pageId, query, options);
+  return withEmbeds(context, caller, listPageLinks(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), pageId, query, options));
 }
 
 export async function listSpacePageBacklinks(
   context: ServiceContext, caller: Caller, spaceId: string, pageId: string, query: BacklinkQuery, options: LinkOptions,
 ): Promise<BacklinkList> {
-  return listBacklinks(context, await mainContentScope(context, caller, spaceId), { kind: 'page', id: pageId }, query, options);
+  return withEmbeds(context, caller, listBacklinks(context, await mainContentScope(context, caller, spaceId), { kind: 'page', id: pageId }, query, options));
 }
 
 export async function listSpaceFileBacklinks(
   context: ServiceContext, caller: Caller, spaceId: string, fileId: string, query: BacklinkQuery, options: LinkOptions,
 ): Promise<BacklinkList> {
-  return listBacklinks(context, await mainContentScope(context, caller, spaceId), { kind: 'file', id: fileId }, query, options);
+  return withEmbeds(context, caller, listBacklinks(context, await mainContentScope(context, caller, spaceId), { kind: 'file', id: fileId }, query, options));
 }
 
 export async function listChangeRequestPageBacklinks(
   context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string, pageId: string, query: BacklinkQuery, options: LinkOptions,
 ): Promise<BacklinkList> {
-  return listBacklinks(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), { kind: 'page', id: pageId }, query, options);
+  return withEmbeds(context, caller, listBacklinks(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), { kind: 'page', id: pageId }, query, options));
 }
 
 export async function listChangeRequestFileBacklinks(
   context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string, fileId: string, query: BacklinkQuery, options: LinkOptions,
 ): Promise<BacklinkList> {
-  return listBacklinks(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), { kind: 'file', id: fileId }, query, options);
+  return withEmbeds(context, caller, listBacklinks(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), { kind: 'file', id: fileId }, query, options));
 }

@@ -1,12 +1,12 @@
 import { markdownToDocument, type Doc, type MaterializedFile, type MaterializedPage } from '../content/index.js';
 import { NotFoundError } from '../errors.js';
 import { pageRequest, type CursorKey } from '../pagination.js';
-import type { ChangeRequestRow } from '../stores/change-request-store.js';
+import { findChangeRequestMergedAs, type ChangeRequestRow } from '../stores/change-request-store.js';
 import { findRevisionOfSpace, type RevisionRow } from '../stores/revision-store.js';
 import type { KeysetPage } from '../stores/keyset.js';
 import type { UrlSigner } from '../storage/signed-urls.js';
 import type { Caller } from './caller.js';
-import { requireChangeRequest } from './change-request-service.js';
+import { changeRequestView, requireChangeRequest, type ChangeRequestView } from './change-request-service.js';
 import type { ServiceContext } from './context.js';
 import { loadRevisionContent, readPageMarkdown, type RevisionContent } from './revision-content.js';
 import { requireSpace, type SpaceAccess } from './space-service.js';
@@ -30,6 +30,8 @@ export interface RevisionView {
   scope: ContentScope;
   content: RevisionContent;
   signer: UrlSigner;
+  /** For a merge revision read on its own, the change request whose merge made it. */
+  mergedFrom?: ChangeRequestView;
 }
 
 async function revisionOf(context: ServiceContext, spaceId: string, revisionId: string): Promise<RevisionRow> {
@@ -76,9 +78,8 @@ function holdsContent(page: MaterializedPage): boolean {
 }
 
 /**
- * One page. Without `format` the page comes without its content, as in the page tree: the contract
- * includes content only when `format` asks for it, so a client that only wants the page's settings does
- * not pay for converting its content.
+ * One page. Without `format` a page with content carries it as Markdown: the public API's page requires
+ * either `markdown` or `document`, and Markdown is what the content is stored as, so it costs no conversion.
  */
 export async function readPage(
   context: ServiceContext,
@@ -90,10 +91,10 @@ export async function readPage(
   const entry = view.content.pages.get(pageId);
   if (!entry) throw new NotFoundError('No page matches this id');
   const { page } = entry;
-  if (options.format === undefined || !holdsContent(page)) return { view, page };
+  if (!holdsContent(page)) return { view, page };
   let markdown = await readPageMarkdown(context.db, page);
   if (evaluates(options.evaluated)) markdown = evaluateExpressions(markdown, page.variables ?? {});
-  if (options.format === 'markdown') return { view, page, markdown };
+  if (options.format !== 'document') return { view, page, markdown };
   const document = markdownToDocument(markdown, {
     ...(page.path !== undefined ? { pagePath: page.path } : {}),
     resolvePagePath: (path) => view.content.byPath.get(path)?.id,
@@ -179,7 +180,16 @@ type FileQuery = { page?: string; limit?: number };
 type PageQuery = { format?: DocumentFormat; evaluated?: Evaluation };
 
 export async function getCurrentRevision(context: ServiceContext, caller: Caller, spaceId: string): Promise<RevisionView> {
-  return readRevision(context, await mainContentScope(context, caller, spaceId));
+  return withMergedFrom(context, caller, await readRevision(context, await mainContentScope(context, caller, spaceId)));
+}
+
+/** A merge revision names the change request it merged (`mergedFrom`), as the public API's revisions do. */
+export async function withMergedFrom(context: ServiceContext, caller: Caller, view: RevisionView): Promise<RevisionView> {
+  if (view.scope.revision.type !== 'merge') return view;
+  const changeRequest = await findChangeRequestMergedAs(context.db, view.scope.access.space.id, view.scope.revision.id);
+  // Merge revisions written before merges were recorded on the request have none to name.
+  if (!changeRequest) return view;
+  return { ...view, mergedFrom: await changeRequestView(context, caller, { access: view.scope.access, changeRequest }) };
 }
 
 export async function getRevisionOfChangeRequestById(context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string): Promise<RevisionView> {

@@ -35,6 +35,11 @@ export async function findChangeRequestInSpace(db: Db, spaceId: string, idOrNumb
   return db.selectFrom('change_requests').selectAll().where('space_id', '=', spaceId).where('number', '=', Number(idOrNumber)).executeTakeFirst();
 }
 
+/** The change request of the space whose merge made the revision `revisionId`, if any. */
+export async function findChangeRequestMergedAs(db: Db, spaceId: string, revisionId: string): Promise<ChangeRequestRow | undefined> {
+  return db.selectFrom('change_requests').selectAll().where('space_id', '=', spaceId).where('revision_merged', '=', revisionId).executeTakeFirst();
+}
+
 /**
  * The row again, locked until the transaction ends on PostgreSQL, so that two writes to the same request
  * (two edits, an edit and a merge) run one after the other. SQLite transactions already hold the only

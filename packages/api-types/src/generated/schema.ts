@@ -1843,8 +1843,8 @@ export interface paths {
         /**
          * Get a page of a change request
          * @description Answers one page of the current content of the change request, as `getPageById` does for the main
-         *     content. Its content is included only when `format` asks for it: `markdown` fills `markdown`,
-         *     `document` fills `document`. Needs read access to the space.
+         *     content, with its content: `format` `document` fills `document`; `markdown`, or no `format`, fills
+         *     `markdown`. Needs read access to the space.
          */
         get: operations["getPageInChangeRequestById"];
         put?: never;
@@ -1933,7 +1933,7 @@ export interface paths {
          * @description Lists the links found in the current content of the change request (in every page and reusable content),
          *     each with where it points, where it is used and whether it works. `stats` counts every link, and
          *     `stats.broken.changeRequest` the broken links the change request introduces compared with the main
-         *     content. Needs read access to the space.
+         *     content. Use `status` `broken` to find links whose target no longer exists. Needs read access to the space.
          */
         get: operations["listChangeRequestLinks"];
         put?: never;
@@ -2418,8 +2418,9 @@ export interface paths {
         };
         /**
          * Get a page of a space
-         * @description Answers one page of the current main content of the space. Its content is included only when `format`
-         *     asks for it: `markdown` fills `markdown`, `document` fills `document`. `evaluated` decides whether
+         * @description Answers one page of the current main content of the space, with its content: `format` `document`
+         *     fills `document`; `markdown`, or no `format`, fills `markdown` (the public API's page always carries
+         *     one of them). `evaluated` decides whether
          *     expressions in the content are evaluated first. Child pages are listed without their content. Needs read
          *     access to the space.
          */
@@ -3498,7 +3499,9 @@ export interface components {
         /**
          * @description An organization: the owner of members, teams, collections, spaces, docs sites and the other resources of
          *     this API. Billing-related fields (`plan`, `billing`, `trial`, `internal_billingMigration`) follow the public
-         *     API the interface document describes; a self-hosted Quire has no billing and usually leaves them out.
+         *     API the interface document describes. A self-hosted Quire has no billing: `plan` and `trial`, which the
+         *     public API requires, say so (every feature is available, `enterprise_2024`, and no trial can be started,
+         *     `notapplicable`); `billing` and `internal_billingMigration` are left out.
          */
         Organization: {
             /** @constant */
@@ -3552,7 +3555,7 @@ export interface components {
              * @description Billing plan of the organization.
              * @enum {string}
              */
-            readonly plan?: "free_2024" | "plus_2024" | "pro_2024" | "enterprise_2024" | "community_2024" | "free" | "plus" | "pro" | "internal";
+            readonly plan: "free_2024" | "plus_2024" | "pro_2024" | "enterprise_2024" | "community_2024" | "free" | "plus" | "pro" | "internal";
             /** @description Billing details; only shown to members of the organization. */
             readonly billing?: {
                 /**
@@ -3636,7 +3639,7 @@ export interface components {
                 logo?: string;
             };
             /** @description State of the organization's trial of a paid plan. */
-            readonly trial?: {
+            readonly trial: {
                 /**
                  * @description `notapplicable` no trial can be started; `none` no trial started yet; `active` a trial is running;
                  *     `ended` the trial is over and a plan was chosen; `expired` the trial is over and no choice was made.
@@ -5446,8 +5449,9 @@ export interface components {
          *       specification. Computed pages are answered as the pages they produce unless `computed` is false in the
          *       query, in which case they are answered as their definition with this type.
          *
-         *     The content is included only when asked for with `format`: `markdown` holds it as Markdown text,
-         *     `document` as a rich document. Lists of pages and revisions never include it.
+         *     A page read on its own includes its content: `markdown` holds it as Markdown text (with `format`
+         *     `markdown` or no `format`), `document` as a rich document (with `format` `document`). Lists of pages and
+         *     revisions never include it.
          */
         RevisionPage: {
             /** @description Opaque identifier of the page, stable across revisions. */
@@ -5459,6 +5463,14 @@ export interface components {
              * @enum {string}
              */
             type: "document" | "group" | "link" | "computed";
+            /**
+             * @deprecated
+             * @description The public API's older name of `type`, which its typed clients still require: `sheet` for document
+             *     pages, `group` and `link` for the others; absent on computed pages shown as their definition.
+             *     Use `type`.
+             * @enum {string}
+             */
+            kind?: "sheet" | "group" | "link";
             /** @description Last segment of the page's path; present on document, group and computed pages. */
             slug?: string;
             /** @description Path of the page within the space, its ancestors' slugs and its own joined by `/`; present on document, group and computed pages. */
@@ -5479,11 +5491,14 @@ export interface components {
             href?: string;
             /** @description The child pages, in order; empty when there are none (always for `link` entries). */
             pages: components["schemas"]["RevisionPage"][];
-            /** @description The content of the page as Markdown; only when `format` is `markdown` and the page is a document (or computed) page. */
+            /** @description The content of the page as Markdown; when a document (or computed) page is read on its own with `format` `markdown` or without `format`. */
             markdown?: string;
             /** @description The content of the page as a rich document; only when `format` is `document` and the page is a document (or computed) page. */
             document?: components["schemas"]["JSONDocument"];
-            /** @description How the page is laid out on the published site; present on document pages. */
+            /**
+             * @description How the page is laid out on the published site; present on document pages, always with every option
+             *     (the options never set have their default: width `default`, cover size `hero`, everything shown).
+             */
             layout?: {
                 /**
                  * @description Width of the content column.
@@ -5637,6 +5652,8 @@ export interface components {
              * @enum {string}
              */
             readonly type: "edits" | "merge" | "rollback" | "update" | "computed";
+            /** @description On a `merge` revision, the change request whose merge made it (the public API requires it there); absent otherwise. */
+            mergedFrom?: components["schemas"]["ChangeRequest"];
             /** @description Ids of the revisions this one was made from; empty for the first revision of a space, two for a merge. */
             readonly parents: string[];
             /** @description The top-level pages, in order, each holding its child pages. */
@@ -5817,75 +5834,63 @@ export interface components {
         /**
          * @description A place in Quire content, told apart by `kind`: a file, page or reusable content of a space (in a given
          *     revision), a whole space, a collection, an OpenAPI specification, a user, or an external URL. Used as the
-         *     source and target of links and as the items of backlink lists.
+         *     source and target of links and as the items of backlink lists. As in the public API, the organization,
+         *     space, revision, page and file are embedded objects, not ids.
          */
         ContentLocation: {
             /** @constant */
             kind: "file";
-            /** @description Id of the organization. */
-            organization: string;
-            /** @description Id of the space. */
-            space: string;
+            organization: components["schemas"]["Organization"];
+            space: components["schemas"]["Space"];
             /** @description The revision the location was found in. */
             versionContext?: {
                 /** @constant */
                 type: "revision";
-                /** @description Id of the revision. */
-                revision: string;
+                revision: components["schemas"]["Revision"];
             };
-            /** @description Id of the file. */
-            file: string;
+            /** @description The file; only its id when the revision has no such file (the target of a broken link). */
+            file: components["schemas"]["RevisionFile"] | string;
         } | {
             /** @constant */
             kind: "page";
-            /** @description Id of the organization. */
-            organization: string;
-            /** @description Id of the space. */
-            space: string;
+            organization: components["schemas"]["Organization"];
+            space: components["schemas"]["Space"];
             /** @description The revision the location was found in. */
             versionContext?: {
                 /** @constant */
                 type: "revision";
-                /** @description Id of the revision. */
-                revision: string;
+                revision: components["schemas"]["Revision"];
             };
-            /** @description Id of the page. */
-            page: string;
+            /** @description The page; only its id when the revision has no such page (the target of a broken link). */
+            page: components["schemas"]["RevisionPage"] | string;
         } | {
             /** @constant */
             kind: "reusable-content";
-            /** @description Id of the organization. */
-            organization: string;
-            /** @description Id of the space. */
-            space: string;
+            organization: components["schemas"]["Organization"];
+            space: components["schemas"]["Space"];
             /** @description The revision the location was found in. */
             versionContext?: {
                 /** @constant */
                 type: "revision";
-                /** @description Id of the revision. */
-                revision: string;
+                revision: components["schemas"]["Revision"];
             };
             /** @description Id of the reusable content. */
             reusableContent: string;
         } | {
             /** @constant */
             kind: "space";
-            /** @description Id of the organization. */
-            organization: string;
-            /** @description Id of the space. */
-            space: string;
+            organization: components["schemas"]["Organization"];
+            space: components["schemas"]["Space"];
         } | {
             /** @constant */
             kind: "collection";
-            /** @description Id of the organization. */
-            organization: string;
+            organization: components["schemas"]["Organization"];
             /** @description Id of the collection. */
             collection: string;
         } | {
             /** @constant */
             kind: "openapi";
-            /** @description Id of the organization. */
-            organization: string;
+            organization: components["schemas"]["Organization"];
             /** @description Id of the OpenAPI specification. */
             spec: string;
         } | {
@@ -10751,6 +10756,8 @@ export interface operations {
                 page?: components["parameters"]["listPage"];
                 /** @description Largest number of items to return on this page (default 50). */
                 limit?: components["parameters"]["listLimit"];
+                /** @description Only links with this status (`ok`, `broken` or `in-app`); all links when omitted. `stats` counts them all. */
+                status?: "ok" | "broken" | "in-app";
             };
             header?: never;
             path: {

@@ -20,42 +20,42 @@ export function linkHandlers({ services, present }: HandlerDeps): Handlers {
   return {
     listSpaceLinks: async ({ caller, params, query }) => ({
       status: 200,
-      body: presentContentLinkList(await listSpaceLinks(services, caller, params.spaceId, query, options)),
+      body: presentContentLinkList(present, await listSpaceLinks(services, caller, params.spaceId, query, options)),
     }),
 
     listChangeRequestLinks: async ({ caller, params, query }) => ({
       status: 200,
-      body: presentContentLinkList(await listChangeRequestLinks(services, caller, params.spaceId, params.changeRequestId, query, options)),
+      body: presentContentLinkList(present, await listChangeRequestLinks(services, caller, params.spaceId, params.changeRequestId, query, options)),
     }),
 
     listPageLinksInSpace: async ({ caller, params, query }) => ({
       status: 200,
-      body: presentContentLinkList(await listPageLinksInSpace(services, caller, params.spaceId, params.pageId, query, options)),
+      body: presentContentLinkList(present, await listPageLinksInSpace(services, caller, params.spaceId, params.pageId, query, options)),
     }),
 
     listPageLinksInChangeRequest: async ({ caller, params, query }) => ({
       status: 200,
-      body: presentContentLinkList(await listPageLinksInChangeRequest(services, caller, params.spaceId, params.changeRequestId, params.pageId, query, options)),
+      body: presentContentLinkList(present, await listPageLinksInChangeRequest(services, caller, params.spaceId, params.changeRequestId, params.pageId, query, options)),
     }),
 
     listSpacePageBacklinks: async ({ caller, params, query }) => ({
       status: 200,
-      body: presentBacklinkList(await listSpacePageBacklinks(services, caller, params.spaceId, params.pageId, query, options)),
+      body: presentBacklinkList(present, await listSpacePageBacklinks(services, caller, params.spaceId, params.pageId, query, options)),
     }),
 
     listSpaceFileBacklinks: async ({ caller, params, query }) => ({
       status: 200,
-      body: presentBacklinkList(await listSpaceFileBacklinks(services, caller, params.spaceId, params.fileId, query, options)),
+      body: presentBacklinkList(present, await listSpaceFileBacklinks(services, caller, params.spaceId, params.fileId, query, options)),
     }),
 
     listChangeRequestPageBacklinks: async ({ caller, params, query }) => ({
       status: 200,
-      body: presentBacklinkList(await listChangeRequestPageBacklinks(services, caller, params.spaceId, params.changeRequestId, params.pageId, query, options)),
+      body: presentBacklinkList(present, await listChangeRequestPageBacklinks(services, caller, params.spaceId, params.changeRequestId, params.pageId, query, options)),
     }),
 
     listChangeRequestFileBacklinks: async ({ caller, params, query }) => ({
       status: 200,
-      body: presentBacklinkList(await listChangeRequestFileBacklinks(services, caller, params.spaceId, params.changeRequestId, params.fileId, query, options)),
+      body: presentBacklinkList(present, await listChangeRequestFileBacklinks(services, caller, params.spaceId, params.changeRequestId, params.fileId, query, options)),
     }),
   };
 }

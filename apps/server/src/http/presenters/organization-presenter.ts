@@ -13,11 +13,19 @@ function parseJson<T>(text: string, fallback: T): T {
   }
 }
 
+/**
+ * A self-hosted installation has no billing, but typed clients of the public API require `plan` and `trial`:
+ * every feature is available (the top plan) and no trial can be started.
+ */
+const SELF_HOSTED_PLAN = 'enterprise_2024' as const;
+const NO_TRIAL = { status: 'notapplicable' as const, count: 0 };
+
 export function presentOrganization(context: PresentContext, { organization: row, membership, ownsTeam }: OrganizationWithMembership): ApiOrganization {
   const id = encodeURIComponent(row.id);
   return {
     object: 'organization',
     id: row.id,
+    plan: SELF_HOSTED_PLAN,
     title: row.title,
     createdAt: row.created_at,
     emailDomains: parseJson<string[]>(row.email_domains, []),
@@ -37,6 +45,7 @@ export function presentOrganization(context: PresentContext, { organization: row
       app: appUrl(context, `/o/${id}`),
       ...(row.logo_url ? { logo: row.logo_url } : {}),
     },
+    trial: { ...NO_TRIAL },
     permissions: organizationPermissions(membershipFromRow(membership, ownsTeam)),
   };
 }

@@ -2,6 +2,7 @@ import type { components } from '@quire/api-types';
 import type { MaterializedFile, MaterializedPage } from '../../content/index.js';
 import type { ContentScope, PageRead, RevisionView } from '../../services/space-content-service.js';
 import type { UrlSigner } from '../../storage/signed-urls.js';
+import { presentChangeRequest } from './change-request-presenter.js';
 import { appUrl, type PresentContext } from './context.js';
 
 export type ApiRevision = components['schemas']['Revision'];
@@ -29,16 +30,34 @@ export function pageAppUrl(base: string, page: { id: string; path?: string | und
 }
 
 /**
+ * The public API's deprecated `kind` of each page type, which its typed clients still require: `sheet` for
+ * document pages. Computed pages shown as their definition have none there either.
+ */
+const PAGE_KINDS: Record<string, ApiRevisionPage['kind']> = { document: 'sheet', group: 'group', link: 'link' };
+
+/**
+ * Every layout option of a document page, as the public API requires them all: what a page shows when it
+ * was never given a layout (the published site's defaults), overridden by what was set.
+ */
+const DEFAULT_LAYOUT = {
+  width: 'default', cover: true, coverSize: 'hero', title: true, description: true, tableOfContents: true, outline: true, pagination: true, metadata: true,
+} as const satisfies Required<NonNullable<ApiRevisionPage['layout']>>;
+
+/**
  * A page without its content. Computed pages are shown as the pages they produce (a document page with its
  * generated children) unless `computed` is false, when they are shown as their definition: type
  * `computed` with `computed` and `computedSeed`. `metadata` false leaves out `git`.
  */
 function presentPageShape(page: MaterializedPage, base: string, options: ContentPresentOptions): ApiRevisionPage {
-  const { contentHash: _contentHash, pages, git, computed, computedSeed, type, ...fields } = page;
+  const { contentHash: _contentHash, pages, git, computed, computedSeed, type, layout, ...fields } = page;
   const showDefinition = type === 'computed' && options.computed === false;
+  const shownType = type === 'computed' && !showDefinition ? 'document' : type;
+  const kind = PAGE_KINDS[shownType];
   return {
     ...fields,
-    type: type === 'computed' && !showDefinition ? 'document' : type,
+    type: shownType,
+    ...(kind ? { kind } : {}),
+    ...(shownType === 'document' ? { layout: { ...DEFAULT_LAYOUT, ...layout } } : {}),
     ...(showDefinition && computed ? { computed } : {}),
     ...(showDefinition && computedSeed !== undefined ? { computedSeed } : {}),
     ...(git && options.metadata !== false ? { git } : {}),
@@ -50,6 +69,12 @@ function presentPageShape(page: MaterializedPage, base: string, options: Content
 export function presentRevisionPages(context: PresentContext, view: RevisionView, options: ContentPresentOptions): ApiRevisionPage[] {
   const base = contentAppUrl(context, view.scope);
   return view.content.tree.pages.map((page) => presentPageShape(page, base, options));
+}
+
+/** One page of the revision read, without its content; undefined when the revision has no such page. */
+export function presentPageOfRevision(context: PresentContext, view: RevisionView, pageId: string): ApiRevisionPage | undefined {
+  const entry = view.content.pages.get(pageId);
+  return entry ? presentPageShape(entry.page, contentAppUrl(context, view.scope), {}) : undefined;
 }
 
 export function presentRevisionPage(context: PresentContext, read: PageRead, options: ContentPresentOptions): ApiRevisionPage {
@@ -107,6 +132,7 @@ export function presentRevision(context: PresentContext, view: RevisionView, opt
     object: 'revision',
     id: revision.id,
     type: (REVISION_TYPES.has(revision.type) ? revision.type : 'edits') as ApiRevision['type'],
+    ...(view.mergedFrom ? { mergedFrom: presentChangeRequest(context, view.mergedFrom) } : {}),
     parents: parents(revision.parents),
     pages: presentRevisionPages(context, view, options),
     files: view.content.tree.files.map((file) => presentRevisionFile(view.signer, file, options)),
