@@ -2,7 +2,7 @@ import type { ChangeRequestContentChange } from '@quire/api-types';
 import { newId } from '../ids.js';
 import { ContentError } from './errors.js';
 import { detectContentType, imageDimensions } from './files.js';
-import { classifyUrl, rewriteMarkdownLinks } from './markdown.js';
+import { classifyUrl, rewriteLinks } from './markdown/index.js';
 import type { FileObject, TreeWriter } from './objects.js';
 import { markdownHash, WorkingTree, type PageNode, type PagePatch } from './tree.js';
 
@@ -201,7 +201,7 @@ class Batch {
    */
   private setMarkdown(node: PageNode, markdown: string): void {
     const pagePath = this.tree.pathOf(node);
-    const stable = rewriteMarkdownLinks(markdown, (url) => {
+    const stable = rewriteLinks(markdown, (url) => {
       const target = classifyUrl(url, pagePath);
       if (target.kind === 'ref') {
         const hashAt = target.label.indexOf('#');

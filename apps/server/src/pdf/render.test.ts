@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { markdownToDocument } from '../content/markdown.js';
+import { markdownToDocument } from '../content/markdown/index.js';
 import { embeddableImage, isDecodablePng } from './images.js';
 import { allText, countPages, makePng, outlineTitles, pageTexts } from './pdf-test-support.js';
 import { renderPdf, type PdfPageInput } from './render.js';
@@ -173,7 +173,7 @@ describe('renderPdf', () => {
     const pdf = await renderPdf({ title: 'Empty', pages: [], compress: false });
     expect(countPages(pdf)).toBe(1);
     expect(allText(pdf)).toContain('0 pages');
-    const blank = await renderPdf({ title: 'Blank', pages: [{ title: 'Nothing', path: 'nothing', document: { object: 'document', data: {}, nodes: [] } }], compress: false });
+    const blank = await renderPdf({ title: 'Blank', pages: [{ title: 'Nothing', path: 'nothing', document: { object: 'document', data: { schemaVersion: 1 }, nodes: [] } }], compress: false });
     expect(countPages(blank)).toBe(2);
   });
 

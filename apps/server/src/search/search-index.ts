@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import { extractSections, type MarkdownSection } from '../content/markdown.js';
+import { extractSections, type MarkdownSection } from '../content/markdown/index.js';
 import type { MaterializedPage, MaterializedTree } from '../content/tree.js';
 import type { Db } from '../db/index.js';
 import { nowIso } from '../ids.js';

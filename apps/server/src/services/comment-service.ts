@@ -277,8 +277,8 @@ async function checkAttachment(context: ServiceContext, spaceId: string, revisio
   if (!block || block.object === 'text') throw new BadRequestError('No block of the page matches body.node');
   if (input.tableCell === undefined) return;
   if (block.type !== 'table') throw new BadRequestError('body.tableCell needs body.node to be a table block');
-  const row = block.nodes.find((child) => child.object === 'block' && child.key === input.tableCell!.record);
-  if (!row || row.object === 'text') throw new BadRequestError('No row of the table matches body.tableCell.record');
+  const row = block.nodes.find((child) => child.key === input.tableCell!.record);
+  if (!row) throw new BadRequestError('No row of the table matches body.tableCell.record');
   const column = /^(0|[1-9][0-9]{0,5})$/.test(input.tableCell.definition) ? Number(input.tableCell.definition) : -1;
   if (column < 0 || column >= row.nodes.length) throw new BadRequestError('No column of the table matches body.tableCell.definition');
 }
