@@ -2,7 +2,7 @@ import type { ChangeRequestContentChange } from '@quire/api-types';
 import { newId } from '../ids.js';
 import { ContentError } from './errors.js';
 import { detectContentType, imageDimensions } from './files.js';
-import { classifyUrl, rewriteLinks } from './markdown/index.js';
+import { classifyUrl, parseMarkdownWithinLimits, rewriteLinks } from './markdown/index.js';
 import type { FileObject, TreeWriter } from './objects.js';
 import { markdownHash, WorkingTree, type PageNode, type PagePatch } from './tree.js';
 
@@ -201,6 +201,7 @@ class Batch {
    */
   private setMarkdown(node: PageNode, markdown: string): void {
     const pagePath = this.tree.pathOf(node);
+    const parsed = parseMarkdownWithinLimits(markdown, 'document.markdown');
     const stable = rewriteLinks(markdown, (url) => {
       const target = classifyUrl(url, pagePath);
       if (target.kind === 'ref') {
@@ -216,7 +217,7 @@ class Batch {
         if (page) return `/pages/${page.id}${target.anchor ? `#${encodeURIComponent(target.anchor)}` : ''}`;
       }
       return undefined;
-    });
+    }, parsed);
     this.tree.updatePage(node.id, { content: markdownHash(this.writer, stable) ?? null });
   }
 }

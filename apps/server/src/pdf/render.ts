@@ -469,8 +469,8 @@ class Renderer {
     doc.rect(box.x, y, box.width, padding + 0.5).fill(CODE_BACKGROUND);
     y += padding;
     for (const line of lines) {
-      const text = toWinAnsi(line) || ' ';
       doc.font(FONTS.mono[0]).fontSize(size);
+      const text = this.fitWords(toWinAnsi(line) || ' ', width);
       const height = Math.max(lineHeight, doc.heightOfString(text, { width, lineGap }));
       if (y + height > this.bottom) {
         doc.addPage();
@@ -571,7 +571,7 @@ class Renderer {
       let height = 0;
       row.forEach((cell, column) => {
         doc.font(header ? FONTS.sans[1] : FONTS.sans[0]).fontSize(size);
-        const text = toWinAnsi(plainText(cell)) || ' ';
+        const text = this.fitWords(toWinAnsi(plainText(cell)) || ' ', widths[column]! - 2 * padding);
         height = Math.max(height, doc.heightOfString(text, { width: widths[column]! - 2 * padding, lineGap: 1 }));
       });
       return Math.min(Math.max(height, doc.currentLineHeight(true)) + 2 * padding + 1, maxRowHeight);
@@ -619,6 +619,40 @@ class Renderer {
     doc.x = box.x;
     doc.y = y;
     this.gap(10);
+  }
+
+  /**
+   * The text with every word wider than `width` cut into pieces that fit, one per line, in the current font.
+   * pdfkit breaks such a word itself by measuring ever longer prefixes of it, which takes time in the square
+   * of the word's length (a word of 100,000 characters held the server for 12.8 seconds); measured here one
+   * character at a time, it takes time in proportion to the length, and the lines come out the same.
+   */
+  private fitWords(text: string, width: number): string {
+    const { doc } = this;
+    // A word of fewer characters fits any column this renderer lays out; pdfkit's own breaking is cheap for it.
+    return text.replace(/\S{24,}/g, (word) => {
+      if (doc.widthOfString(word) <= width) return word;
+      const widths = new Map<string, number>();
+      const pieces: string[] = [];
+      let start = 0;
+      let used = 0;
+      for (let i = 0; i < word.length; i++) {
+        const char = word[i]!;
+        let charWidth = widths.get(char);
+        if (charWidth === undefined) {
+          charWidth = doc.widthOfString(char);
+          widths.set(char, charWidth);
+        }
+        if (used + charWidth > width && i > start) {
+          pieces.push(word.slice(start, i));
+          start = i;
+          used = 0;
+        }
+        used += charWidth;
+      }
+      pieces.push(word.slice(start));
+      return pieces.join('\n');
+    });
   }
 
   // ----- inline text -----
@@ -726,8 +760,9 @@ class Renderer {
         baseline: -HELVETICA_ASCENDER * style.size,
         ...(style.height !== undefined ? { height: style.height, ellipsis: true } : {}),
       } as unknown as PDFKit.Mixins.TextOptions;
-      if (index === 0) doc.text(run.text, box.x, doc.y, options);
-      else doc.text(run.text, options);
+      const text = this.fitWords(run.text, box.width);
+      if (index === 0) doc.text(text, box.x, doc.y, options);
+      else doc.text(text, options);
     });
     doc.x = box.x;
     return true;

@@ -5,3 +5,4 @@ export * from './sections.js';
 export { parseMarkdown } from './syntax.js';
 export * from './to-document.js';
 export * from './to-markdown.js';
+export * from './limits.js';

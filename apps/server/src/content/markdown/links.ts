@@ -1,3 +1,4 @@
+import type { Root } from 'mdast';
 import { collectDefinitions, parseMarkdown, visit } from './syntax.js';
 
 /*
@@ -188,9 +189,9 @@ export function formatDestination(url: string): string {
  * replaced in place by their source offsets, because re-serializing the whole document would change its
  * formatting: stored markdown stays what the author wrote, line merges stay small, and a Git sync does not
  * rewrite every page. `[text][ref]` links are left alone (their definition is rewritten on its own).
+ * `tree` is the markdown already parsed, when the caller has it.
  */
-export function rewriteLinks(markdown: string, rewrite: LinkRewriter): string {
-  const tree = parseMarkdown(markdown);
+export function rewriteLinks(markdown: string, rewrite: LinkRewriter, tree: Root = parseMarkdown(markdown)): string {
   const spans: Span[] = [];
   visit(tree, (node) => {
     if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;
