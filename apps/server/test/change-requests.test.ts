@@ -440,6 +440,33 @@ describeEachDialect('change requests', (dialect) => {
       expect(await getCr(org.client, space.id, cr.id)).toEqual(before.cr);
     });
 
+    it('refuses content past the content limits with a 400 naming the limit, and keeps content at the limit readable', async () => {
+      const org = await newOrg();
+      const space = await createSpace(org);
+      const cr = await createCr(org.client, space.id);
+      const before = await getCr(org.client, space.id, cr.id);
+      // Stored with 200 once, these made every later document read and PDF of the request answer 500.
+      const lists = `${'- '.repeat(2000)}deep`;
+      const quotes = `${'>'.repeat(5000)} deep`;
+      expectError(await edit(org.client, space.id, cr.id, [{ operation: 'insert_page', title: 'Lists', document: { markdown: lists } }]), 400, /changes\[0\]: document\.markdown nests quotes and lists up to 2000 levels deep; the limit is 32 levels/);
+      expectError(await edit(org.client, space.id, cr.id, [
+        { operation: 'insert_page', title: 'Fine', document: { markdown: 'fine' }, ref: 'fine' },
+        { operation: 'update_page', page: 'fine', document: { markdown: quotes } },
+      ]), 400, /changes\[1\]: .*the limit is 32 levels/);
+      const emphasis = `${'*a '.repeat(120)}x${' a*'.repeat(120)}`;
+      expectError(await edit(org.client, space.id, cr.id, [{ operation: 'insert_page', title: 'Inline', document: { markdown: emphasis } }]), 400, /the limit is 100 levels/);
+      expect(await getCr(org.client, space.id, cr.id)).toEqual(before);
+
+      const atLimit = Array.from({ length: 32 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n');
+      const { changes } = await editOk(org.client, space.id, cr.id, [{ operation: 'insert_page', title: 'Deep', document: { markdown: atLimit } }]);
+      const page = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', {
+        params: { path: { spaceId: space.id, changeRequestId: cr.id, pageId: changes[0]!.page }, query: { format: 'document' } },
+      }));
+      expect(JSON.stringify(page.document)).toContain('level 31');
+      const { url } = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', { params: { path: { spaceId: space.id, changeRequestId: cr.id } } }));
+      expect((await fetch(url.replace(/^https?:\/\/[^/]+/, server.url))).status).toBe(200);
+    });
+
     it('validates the batch against the contract', async () => {
       const org = await newOrg();
       const space = await createSpace(org);
