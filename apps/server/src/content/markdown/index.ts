@@ -6,3 +6,4 @@ export { parseMarkdown } from './syntax.js';
 export * from './to-document.js';
 export * from './to-markdown.js';
 export * from './limits.js';
+export * from './markdown-pool.js';

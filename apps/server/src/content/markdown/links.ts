@@ -183,30 +183,35 @@ export function formatDestination(url: string): string {
   return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
 }
 
+/** Where a destination of a link, image or link definition is in the markdown source. */
+export interface LinkDestination {
+  /** Source offsets of the destination (of the whole `<...>` for an autolink). */
+  start: number;
+  end: number;
+  /** The URL as the parser read it (what a rewriter is given). */
+  url: string;
+  kind: LinkKind;
+  /** `bracketed`: written `<...>`; `autolink`: a whole `<scheme:...>` link, which has no separate destination. */
+  form: 'bare' | 'bracketed' | 'autolink';
+}
+
 /**
- * Rewrites the destinations of links, images and link definitions, leaving every other byte as it was.
- * The parser finds the links (so code blocks and code spans are left alone); the destinations are then
- * replaced in place by their source offsets, because re-serializing the whole document would change its
- * formatting: stored markdown stays what the author wrote, line merges stay small, and a Git sync does not
- * rewrite every page. `[text][ref]` links are left alone (their definition is rewritten on its own).
- * `tree` is the markdown already parsed, when the caller has it.
+ * The destinations of the links, images and link definitions of markdown, by source offsets. The parser
+ * finds the links (so code blocks and code spans are left alone). `[text][ref]` links have none of their own
+ * (their definition does). `tree` is the markdown already parsed, when the caller has it.
  */
-export function rewriteLinks(markdown: string, rewrite: LinkRewriter, tree: Root = parseMarkdown(markdown)): string {
-  const spans: Span[] = [];
+export function findLinkDestinations(markdown: string, tree: Root = parseMarkdown(markdown)): LinkDestination[] {
+  const found: LinkDestination[] = [];
   visit(tree, (node) => {
     if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
     if (start === undefined || end === undefined) return;
-    const open = node.type === 'image' ? start + 1 : start;
     if (node.type === 'link' && markdown[start] === '<' && markdown[end - 1] === '>') {
-      // An autolink (`<ref:x>`) has no separate destination; what it is rewritten to (a path) is not a valid
-      // autolink, so it becomes an ordinary link showing the text that was written.
-      const replacement = rewrite(node.url, 'link');
-      if (replacement === undefined || replacement === node.url) return;
-      spans.push({ start, end, replacement: `[${markdown.slice(start + 1, end - 1)}](${formatDestination(replacement)})` });
+      found.push({ start, end, url: node.url, kind: 'link', form: 'autolink' });
       return;
     }
+    const open = node.type === 'image' ? start + 1 : start;
     if (markdown[open] !== '[') return; // a literal autolink (https://... in text): nothing to rewrite in place
     const close = labelEnd(markdown, open, end);
     if (close === -1) return;
@@ -217,17 +222,50 @@ export function rewriteLinks(markdown: string, rewrite: LinkRewriter, tree: Root
     }
     const span = destinationSpan(markdown, close + 1, node.type === 'definition' ? end : end - 1);
     if (!span) return;
-    const replacement = rewrite(node.url, node.type);
-    if (replacement === undefined || replacement === node.url) return;
-    // A destination written in angle brackets keeps them (the author's form); a bare one gets them only if needed.
-    const bracketed = markdown[span.start] === '<';
-    spans.push({ ...span, replacement: bracketed ? `<${replacement.replace(/[<>]/g, encodeURIComponent)}>` : formatDestination(replacement) });
+    found.push({ ...span, url: node.url, kind: node.type, form: markdown[span.start] === '<' ? 'bracketed' : 'bare' });
   });
+  return found;
+}
+
+/**
+ * Replaces the destinations that `rewrite` changes, leaving every other byte as it was: re-serializing the
+ * whole document would change its formatting, while this way stored markdown stays what the author wrote,
+ * line merges stay small, and a Git sync does not rewrite every page. Linear in the length of the markdown.
+ */
+export function applyLinkRewrites(markdown: string, destinations: readonly LinkDestination[], rewrite: LinkRewriter): string {
+  const spans: Span[] = [];
+  for (const destination of destinations) {
+    const replacement = rewrite(destination.url, destination.kind);
+    if (replacement === undefined || replacement === destination.url) continue;
+    const { start, end } = destination;
+    let text: string;
+    if (destination.form === 'autolink') {
+      // What an autolink (`<ref:x>`) is rewritten to (a path) is not a valid autolink, so it becomes an
+      // ordinary link showing the text that was written.
+      text = `[${markdown.slice(start + 1, end - 1)}](${formatDestination(replacement)})`;
+    } else if (destination.form === 'bracketed') {
+      // A destination written in angle brackets keeps them (the author's form).
+      text = `<${replacement.replace(/[<>]/g, encodeURIComponent)}>`;
+    } else {
+      text = formatDestination(replacement);
+    }
+    spans.push({ start, end, replacement: text });
+  }
   if (spans.length === 0) return markdown;
-  spans.sort((a, b) => b.start - a.start);
-  let result = markdown;
-  for (const span of spans) result = result.slice(0, span.start) + span.replacement + result.slice(span.end);
-  return result;
+  spans.sort((a, b) => a.start - b.start);
+  const parts: string[] = [];
+  let at = 0;
+  for (const span of spans) {
+    parts.push(markdown.slice(at, span.start), span.replacement);
+    at = span.end;
+  }
+  parts.push(markdown.slice(at));
+  return parts.join('');
+}
+
+/** Rewrites the destinations of links, images and link definitions (findLinkDestinations, then applyLinkRewrites). */
+export function rewriteLinks(markdown: string, rewrite: LinkRewriter, tree?: Root): string {
+  return applyLinkRewrites(markdown, findLinkDestinations(markdown, tree), rewrite);
 }
 
 /** Splits a link destination into its path, and its `?query#fragment` suffix (kept as is). */
