@@ -440,6 +440,71 @@ describeEachDialect('change requests', (dialect) => {
       expect(await getCr(org.client, space.id, cr.id)).toEqual(before.cr);
     });
 
+    it('refuses content past the content limits with a 400 naming the limit, and keeps content at the limit readable', async () => {
+      const org = await newOrg();
+      const space = await createSpace(org);
+      const cr = await createCr(org.client, space.id);
+      const before = await getCr(org.client, space.id, cr.id);
+      // Stored with 200 once, these made every later document read and PDF of the request answer 500.
+      const lists = `${'- '.repeat(2000)}deep`;
+      const quotes = `${'>'.repeat(5000)} deep`;
+      expectError(await edit(org.client, space.id, cr.id, [{ operation: 'insert_page', title: 'Lists', document: { markdown: lists } }]), 400, /changes\[0\]: document\.markdown nests quotes and lists up to 2000 levels deep; the limit is 32 levels/);
+      expectError(await edit(org.client, space.id, cr.id, [
+        { operation: 'insert_page', title: 'Fine', document: { markdown: 'fine' }, ref: 'fine' },
+        { operation: 'update_page', page: 'fine', document: { markdown: quotes } },
+      ]), 400, /changes\[1\]: .*the limit is 32 levels/);
+      const emphasis = `${'*a '.repeat(120)}x${' a*'.repeat(120)}`;
+      expectError(await edit(org.client, space.id, cr.id, [{ operation: 'insert_page', title: 'Inline', document: { markdown: emphasis } }]), 400, /the limit is 100 levels/);
+      expect(await getCr(org.client, space.id, cr.id)).toEqual(before);
+
+      const atLimit = Array.from({ length: 32 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n');
+      const { changes } = await editOk(org.client, space.id, cr.id, [{ operation: 'insert_page', title: 'Deep', document: { markdown: atLimit } }]);
+      const page = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', {
+        params: { path: { spaceId: space.id, changeRequestId: cr.id, pageId: changes[0]!.page }, query: { format: 'document' } },
+      }));
+      expect(JSON.stringify(page.document)).toContain('level 31');
+      const { url } = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', { params: { path: { spaceId: space.id, changeRequestId: cr.id } } }));
+      expect((await fetch(url.replace(/^https?:\/\/[^/]+/, server.url))).status).toBe(200);
+    });
+
+    it('keeps /healthz answering within 100 ms (p95) while the largest allowed page is written', async () => {
+      const org = await newOrg();
+      const space = await createSpace(org);
+      const cr = await createCr(org.client, space.id);
+      const paragraph = (i: number) => `Paragraph ${i} with *some* **text**, \`code\`, a [link](https://example.com/${i}) and [a page](../p${i}.md).`;
+      let markdown = '';
+      for (let i = 0; markdown.length < 999_000; i++) markdown += `${paragraph(i)}\n\n`;
+      markdown = markdown.slice(0, 1_000_000);
+      const started = performance.now();
+      let done = false;
+      const write = edit(org.client, space.id, cr.id, [{ operation: 'insert_page', title: 'Largest', document: { markdown } }]).finally(() => {
+        done = true;
+      });
+      const latencies: number[] = [];
+      while (!done) {
+        const sent = performance.now();
+        expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+        latencies.push(performance.now() - sent);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const result = await write;
+      expect(result.response.status).toBe(200);
+      const writeMs = performance.now() - started;
+      latencies.sort((a, b) => a - b);
+      const p95 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.95))]!;
+      console.log(`Write of a page of 1,000,000 characters: ${writeMs.toFixed(0)} ms; /healthz meanwhile: ${latencies.length} answers, p95 ${p95.toFixed(1)} ms, max ${latencies[latencies.length - 1]!.toFixed(1)} ms`);
+      expect(latencies.length).toBeGreaterThan(5);
+      expect(p95).toBeLessThan(100);
+      // Stored as written, links made stable where they could be (none of these pages exist).
+      const page = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', {
+        params: { path: { spaceId: space.id, changeRequestId: cr.id, pageId: result.data!.changes[0]!.page }, query: { format: 'markdown' } },
+      }));
+      expect(page.markdown).toBe(markdown);
+      // Past the limits, refused from the worker thread with the limit named, like smaller content.
+      const deep = `${'>'.repeat(40)} deep\n\n${markdown.slice(0, 50_000)}`;
+      expectError(await edit(org.client, space.id, cr.id, [{ operation: 'insert_page', title: 'Deep', document: { markdown: deep } }]), 400, /changes\[0\]: document\.markdown nests quotes and lists up to 40 levels deep; the limit is 32 levels/);
+    }, 300_000);
+
     it('validates the batch against the contract', async () => {
       const org = await newOrg();
       const space = await createSpace(org);
@@ -721,6 +786,38 @@ describeEachDialect('change requests', (dialect) => {
   });
 
   describe('getChangeRequestPDF', () => {
+    it('keeps /healthz answering within 100 ms (p95) while the PDF of a big change request renders', async () => {
+      const org = await newOrg();
+      const space = await createSpace(org);
+      const cr = await createCr(org.client, space.id, { subject: 'Big' });
+      // Each page: a word of 100,000 characters (which alone held the event loop for 12.8 s), and prose.
+      const word = 'x'.repeat(100_000);
+      const prose = Array.from({ length: 400 }, (_, i) => `Paragraph ${i} with *some* **text**, \`code\` and [a link](https://example.com/${i}).`).join('\n\n');
+      for (let i = 0; i < 3; i++) {
+        await editOk(org.client, space.id, cr.id, [{ operation: 'insert_page', title: `Page ${i}`, document: { markdown: `# Page ${i}\n\n${word}\n\n${prose}` } }]);
+      }
+      const started = performance.now();
+      let done = false;
+      const pdf = unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', crPath(space.id, cr.id))).finally(() => {
+        done = true;
+      });
+      const latencies: number[] = [];
+      while (!done) {
+        const sent = performance.now();
+        expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+        latencies.push(performance.now() - sent);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const { url } = await pdf;
+      const renderMs = performance.now() - started;
+      expect((await fetch(url.replace(/^https?:\/\/[^/]+/, server.url))).status).toBe(200);
+      latencies.sort((a, b) => a - b);
+      const p95 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.95))]!;
+      console.log(`PDF of 3 pages with 100,000-character words: ${renderMs.toFixed(0)} ms; /healthz meanwhile: ${latencies.length} answers, p95 ${p95.toFixed(1)} ms, max ${latencies[latencies.length - 1]!.toFixed(1)} ms`);
+      expect(latencies.length).toBeGreaterThan(5);
+      expect(p95).toBeLessThan(100);
+    }, 300_000);
+
     it('answers a signed URL that serves a real PDF of the pages, or of one page', async () => {
       const org = await newOrg();
       const space = await createSpace(org);

@@ -137,6 +137,15 @@ describeEachDialect('comments', (dialect) => {
       expect(await getComment(org.client, space.id, comment.id)).toEqual(comment);
     });
 
+    it('refuses a body past the content limits with a 400 naming the limit, and stores nothing', async () => {
+      const org = await newOrg();
+      const space = await createSpace(org);
+      const post = (body: unknown) => org.client.POST('/spaces/{spaceId}/comments', { ...spacePath(space.id), body: { body: body as never } });
+      expectError(await post({ markdown: `${'>'.repeat(5000)} deep` }), 400, /body\.body\.markdown nests quotes and lists up to 5000 levels deep; the limit is 32 levels/);
+      expectError(await post({ markdown: `${'*a '.repeat(120)}x${' a*'.repeat(120)}` }), 400, /the limit is 100 levels/);
+      await expectOpenCount(org.client, space.id, 0);
+    });
+
     it('attaches to a page, a block of it and a cell of a table block of the current revision', async () => {
       const org = await newOrg();
       const space = await createSpace(org);

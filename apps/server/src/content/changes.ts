@@ -2,7 +2,7 @@ import type { ChangeRequestContentChange } from '@quire/api-types';
 import { newId } from '../ids.js';
 import { ContentError } from './errors.js';
 import { detectContentType, imageDimensions } from './files.js';
-import { classifyUrl, rewriteMarkdownLinks } from './markdown.js';
+import { applyLinkRewrites, classifyUrl, findLinkDestinations, parseMarkdownWithinLimits, type LinkDestination } from './markdown/index.js';
 import type { FileObject, TreeWriter } from './objects.js';
 import { markdownHash, WorkingTree, type PageNode, type PagePatch } from './tree.js';
 
@@ -12,7 +12,12 @@ import { markdownHash, WorkingTree, type PageNode, type PagePatch } from './tree
  * batch throws a ContentError naming the change, and the caller throws the writer away.
  */
 
-type PageChange = Extract<ChangeRequestContentChange, { operation: 'insert_page' | 'update_page' | 'delete_page' }>;
+/**
+ * A page change; `checkedLinks` are the link destinations of its markdown when it was already checked
+ * against the content limits and parsed elsewhere (in a worker thread: see markdown-pool.ts), so that
+ * applying the batch does not parse it again.
+ */
+type PageChange = Extract<ChangeRequestContentChange, { operation: 'insert_page' | 'update_page' | 'delete_page' }> & { checkedLinks?: LinkDestination[] };
 
 /** A file of an `insert_files` change, with its bytes already decoded (base64) or downloaded (url). */
 export interface FileInput {
@@ -114,13 +119,13 @@ class Batch {
     );
     if (change.ref !== undefined) this.refs.set(change.ref, { kind: 'page', id: node.id });
     // Content goes in once the page has its place: relative links resolve against the page's own path.
-    this.setMarkdown(node, change.document.markdown);
+    this.setMarkdown(node, change.document.markdown, change.checkedLinks);
     this.applied.push({ object: 'created_page', page: node.id, ...(change.ref === undefined ? {} : { ref: change.ref }) });
   }
 
   private updatePage(change: Extract<PageChange, { operation: 'update_page' }>): void {
     const node = this.resolvePage(change.page);
-    const { operation: _operation, page: _page, document, into, at, ...fields } = change;
+    const { operation: _operation, page: _page, document, into, at, checkedLinks: _checkedLinks, ...fields } = change;
     if (document === undefined && into === undefined && at === undefined && Object.values(fields).every((v) => v === undefined)) {
       throw new ContentError('empty_update', 'An update_page change must change at least one thing');
     }
@@ -137,7 +142,7 @@ class Batch {
     if (fields.description !== undefined) patch.description = fields.description;
     if (fields.hidden !== undefined) patch.hidden = fields.hidden;
     this.tree.updatePage(node.id, patch);
-    if (document !== undefined) this.setMarkdown(node, document.markdown);
+    if (document !== undefined) this.setMarkdown(node, document.markdown, change.checkedLinks);
     this.applied.push({ object: 'updated_page', page: node.id });
   }
 
@@ -199,9 +204,10 @@ class Batch {
    * `/files/<id>`, and a path of a page of the space becomes `/pages/<id>`, so that renaming or moving the
    * target later does not break the link.
    */
-  private setMarkdown(node: PageNode, markdown: string): void {
+  private setMarkdown(node: PageNode, markdown: string, checkedLinks?: readonly LinkDestination[]): void {
     const pagePath = this.tree.pathOf(node);
-    const stable = rewriteMarkdownLinks(markdown, (url) => {
+    const links = checkedLinks ?? findLinkDestinations(markdown, parseMarkdownWithinLimits(markdown, 'document.markdown'));
+    const stable = applyLinkRewrites(markdown, links, (url) => {
       const target = classifyUrl(url, pagePath);
       if (target.kind === 'ref') {
         const hashAt = target.label.indexOf('#');

@@ -19,7 +19,8 @@ export type ContentErrorCode =
   | 'duplicate_id'
   | 'invalid_file'
   | 'file_too_large'
-  | 'invalid_change';
+  | 'invalid_change'
+  | 'content_limit';
 
 export class ContentError extends Error {
   override readonly name = 'ContentError';

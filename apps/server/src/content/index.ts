@@ -3,7 +3,7 @@ export * from './changes.js';
 export * from './errors.js';
 export * from './files.js';
 export * from './hash.js';
-export * from './markdown.js';
+export * from './markdown/index.js';
 export * from './merge.js';
 export * from './objects.js';
 export * from './tree.js';

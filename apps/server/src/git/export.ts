@@ -20,7 +20,7 @@ import {
   slugify,
 } from './gitbook-format.js';
 import { explainMissingBranch, limitsOf, openSyncRemote, type GitSyncOptions } from './import.js';
-import { encodePath, formatDestination, rewriteLinks, safeDecodeURI, splitDestination } from './markdown-links.js';
+import { encodePath, formatDestination, rewriteLinks, safeDecodeURI, splitDestination } from '../content/markdown/index.js';
 import { readRepositoryContent, resolveLayout, type ContentLayout } from './repo-content.js';
 import { GitError, GitPushRejectedError, branchOfRef, runGit, watchDiskUsage } from './run-git.js';
 import { RepoSnapshot } from './snapshot.js';

@@ -13,7 +13,7 @@ import {
   yamlString,
 } from './gitbook-format.js';
 import { GitError } from './run-git.js';
-import { rewriteLinks } from './markdown-links.js';
+import { rewriteLinks } from '../content/markdown/index.js';
 
 describe('.gitbook.yaml', () => {
   it('reads root and structure, with comments and quotes', () => {

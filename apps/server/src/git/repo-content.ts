@@ -25,7 +25,7 @@ import {
   uniqueSlug,
   type GitbookConfig,
 } from './gitbook-format.js';
-import { encodePath, isRelativeDestination, rewriteLinks, safeDecodeURI, splitDestination } from './markdown-links.js';
+import { encodePath, isRelativeDestination, rewriteLinks, safeDecodeURI, splitDestination } from '../content/markdown/index.js';
 import type { RepoSnapshot } from './snapshot.js';
 import type { ImportedFile, ImportedPage } from './types.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { markdownToDocument } from '../content/markdown.js';
+import { markdownToDocument } from '../content/markdown/index.js';
 import { LocalDiskBlobStorage, readBlob } from '../storage/blob-storage.js';
 import { createUrlSigner } from '../storage/signed-urls.js';
 import { makePng } from './pdf-test-support.js';

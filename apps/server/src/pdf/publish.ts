@@ -1,5 +1,7 @@
 import type { BlobStorage } from '../storage/blob-storage.js';
 import { safeFilename, type UrlSigner } from '../storage/signed-urls.js';
+import { renderPdfOffThread } from './pdf-pool.js';
+import type { PdfTask } from './pdf-worker.js';
 import { renderPdf, type ImageLoader, type ImageRef, type RenderPdfInput } from './render.js';
 
 /*
@@ -28,11 +30,19 @@ export function pdfFilename(title: string): string {
 }
 
 export async function publishPdf(input: RenderPdfInput, options: PublishPdfOptions): Promise<PublishedPdf> {
-  const pdf = await renderPdf(input);
+  return storePdf(await renderPdf(input), input.title, options);
+}
+
+/** Renders the pages' markdown in the PDF worker thread (see pdf-pool.ts), then stores it as `publishPdf` does. */
+export async function publishPdfOffThread(task: PdfTask, options: PublishPdfOptions): Promise<PublishedPdf> {
+  return storePdf(await renderPdfOffThread(task), task.title, options);
+}
+
+async function storePdf(pdf: Buffer, title: string, options: PublishPdfOptions): Promise<PublishedPdf> {
   const { hash, size } = await options.storage.put(pdf);
   const url = options.signer.sign({
     hash,
-    filename: pdfFilename(input.title),
+    filename: pdfFilename(title),
     contentType: 'application/pdf',
     ...(options.ttlSeconds !== undefined ? { ttlSeconds: options.ttlSeconds } : {}),
   });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { markdownToDocument } from '../content/markdown.js';
+import { markdownToDocument } from '../content/markdown/index.js';
 import { embeddableImage, isDecodablePng } from './images.js';
 import { allText, countPages, makePng, outlineTitles, pageTexts } from './pdf-test-support.js';
 import { renderPdf, type PdfPageInput } from './render.js';
@@ -127,6 +127,30 @@ describe('renderPdf', () => {
     expect(parentOf('FAQ')).toBe(parentOf('Getting Started'));
   });
 
+  it('lays out a word of 100,000 characters in time proportional to its length, all of it, within the margins', async () => {
+    // pdfkit breaks a word wider than the line by measuring ever longer prefixes of it: 12.8 s for this one.
+    const word = (n: number): string => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
+    const render = async (n: number): Promise<{ ms: number; pdf: Buffer }> => {
+      const markdown = `Before ${word(n)} after.\n\n\`\`\`\n${word(n)}\n\`\`\`\n\n| a | b |\n|---|---|\n| ${word(Math.min(n, 2000))} | x |`;
+      const started = performance.now();
+      const pdf = await renderPdf({ title: 'Words', pages: [{ title: 'Word', path: 'word', document: markdownToDocument(markdown) }], compress: false });
+      return { ms: performance.now() - started, pdf };
+    };
+    await render(1000);
+    const small = await render(10_000);
+    const large = await render(100_000);
+    // Ten times the length: about ten times the time (the square would be a hundred times), with room for noise.
+    expect(large.ms).toBeLessThan(Math.max(small.ms, 50) * 30);
+    // Every character is there, in order (the word has no digits: the page numbers in the footers are dropped).
+    const text = allText(large.pdf).replace(/\s+/g, '').replace(/\d+\/\d+/g, '');
+    expect(text.includes(`Before${word(100_000)}after.`)).toBe(true);
+    expect(text.split(word(100_000)).length - 1).toBe(2);
+    const raw = large.pdf.toString('latin1');
+    console.log(`PDF of a page with a word of 10,000 characters: ${small.ms.toFixed(0)} ms; 100,000: ${large.ms.toFixed(0)} ms`);
+    const lefts = [...raw.matchAll(/1 0 0 1 ([\d.]+) [\d.]+ Tm/g)].map((match) => Number(match[1]));
+    expect(Math.min(...lefts)).toBeGreaterThanOrEqual(56);
+  }, 120_000);
+
   it('breaks long content over pages, keeping every page inside its margins', async () => {
     const paragraph = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt. '.repeat(5);
     const code = Array.from({ length: 120 }, (_, i) => `line ${i}`).join('\n');
@@ -173,7 +197,7 @@ describe('renderPdf', () => {
     const pdf = await renderPdf({ title: 'Empty', pages: [], compress: false });
     expect(countPages(pdf)).toBe(1);
     expect(allText(pdf)).toContain('0 pages');
-    const blank = await renderPdf({ title: 'Blank', pages: [{ title: 'Nothing', path: 'nothing', document: { object: 'document', data: {}, nodes: [] } }], compress: false });
+    const blank = await renderPdf({ title: 'Blank', pages: [{ title: 'Nothing', path: 'nothing', document: { object: 'document', data: { schemaVersion: 1 }, nodes: [] } }], compress: false });
     expect(countPages(blank)).toBe(2);
   });
 

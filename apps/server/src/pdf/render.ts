@@ -1,6 +1,20 @@
-import type { JSONDocument } from '@quire/api-types';
 import PDFDocument from 'pdfkit';
-import type { Doc } from '../content/markdown.js';
+import {
+  headingLevel,
+  plainText as documentText,
+  type Doc,
+  type DocBlock,
+  type DocBlockquote,
+  type DocFootnote,
+  type DocHint,
+  type DocImage,
+  type DocInlineContent,
+  type DocList,
+  type DocNode,
+  type DocTable,
+  type DocTableCell,
+  type ImageData,
+} from '../content/markdown/index.js';
 import { embeddableImage, type EmbeddableImage } from './images.js';
 import { toWinAnsi } from './win-ansi.js';
 
@@ -16,7 +30,7 @@ export interface PdfPageInput {
   title: string;
   /** Path of the page in its space (`guides/install`); the bookmarks nest by it. */
   path: string;
-  document: JSONDocument | Doc;
+  document: Doc;
 }
 
 /** A document's `ref` of an image (`{kind: 'file', file}` or `{kind: 'url', url}`), with its `src` text. */
@@ -36,14 +50,6 @@ export interface RenderPdfInput {
   /** Compress content streams (default true); tests turn it off to read the text. */
   compress?: boolean;
   size?: 'A4' | 'LETTER';
-}
-
-interface AnyNode {
-  object: string;
-  type?: string;
-  nodes?: AnyNode[];
-  leaves?: { text: string; marks?: { type: string }[] }[];
-  data?: Record<string, unknown>;
 }
 
 interface Segment {
@@ -95,32 +101,32 @@ function fontFor(segment: Pick<Segment, 'bold' | 'italic' | 'code'>): string {
   return family[(segment.bold ? 1 : 0) + (segment.italic ? 2 : 0)]!;
 }
 
-/** Text of a node and its descendants, leaves concatenated. */
-export function plainText(node: AnyNode): string {
-  if (node.object === 'text') return (node.leaves ?? []).map((leaf) => leaf.text).join('');
-  if (node.type === 'break') return '\n';
-  return (node.nodes ?? []).map(plainText).join('');
+/** Text of a node and its descendants, leaves concatenated, line breaks as new lines. */
+export function plainText(node: DocNode): string {
+  if (node.object === 'inline' && node.type === 'break') return '\n';
+  if (node.object === 'text') return documentText(node);
+  return (node.nodes as DocNode[]).map(plainText).join('');
 }
 
-function imageKey(data: Record<string, unknown> | undefined): string {
-  return JSON.stringify([data?.ref ?? null, typeof data?.src === 'string' ? data.src : null]);
+function imageKey(data: ImageData): string {
+  return JSON.stringify([data.ref ?? null, typeof data.src === 'string' ? data.src : null]);
 }
 
-function collectImages(nodes: readonly AnyNode[], into: Map<string, Record<string, unknown>>): void {
+function collectImages(nodes: readonly DocNode[], into: Map<string, ImageData>): void {
   for (const node of nodes) {
-    if (node.object === 'block' && node.type === 'image' && node.data) into.set(imageKey(node.data), node.data);
-    if (node.nodes) collectImages(node.nodes, into);
+    if (node.object === 'block' && node.type === 'image') into.set(imageKey(node.data), node.data);
+    if (node.object !== 'text') collectImages(node.nodes, into);
   }
 }
 
 async function loadImages(input: RenderPdfInput): Promise<Map<string, EmbeddableImage>> {
   const loaded = new Map<string, EmbeddableImage>();
   if (!input.images) return loaded;
-  const wanted = new Map<string, Record<string, unknown>>();
-  for (const page of input.pages) collectImages(page.document.nodes as AnyNode[], wanted);
+  const wanted = new Map<string, ImageData>();
+  for (const page of input.pages) collectImages(page.document.nodes, wanted);
   for (const [key, data] of wanted) {
     try {
-      const ref = (typeof data.ref === 'object' && data.ref !== null ? data.ref : {}) as ImageRef;
+      const ref: ImageRef = typeof data.ref === 'object' && data.ref !== null ? { ...data.ref } : {};
       const bytes = await input.images(ref, typeof data.src === 'string' ? data.src : undefined);
       const image = bytes ? embeddableImage(bytes) : undefined;
       if (image) loaded.set(key, image);
@@ -262,7 +268,7 @@ class Renderer {
     doc.moveDown(0.25);
     doc.moveTo(box.x, doc.y).lineTo(box.x + box.width, doc.y).lineWidth(0.75).strokeColor(RULE_COLOR).stroke();
     this.gap(14);
-    this.blocks(page.document.nodes as AnyNode[], box);
+    this.blocks(page.document.nodes, box);
   }
 
   /** `n / total` in the footer of every page but the title page. */
@@ -284,38 +290,31 @@ class Renderer {
 
   // ----- blocks -----
 
-  private blocks(nodes: readonly AnyNode[], box: Box): void {
-    let inlines: AnyNode[] = [];
-    const flush = (): void => {
-      if (inlines.length > 0) this.paragraph(inlines, box);
-      inlines = [];
-    };
-    for (const node of nodes) {
-      if (node.object === 'block') {
-        flush();
-        this.block(node, box);
-      } else {
-        inlines.push(node);
-      }
-    }
-    flush();
+  private blocks(nodes: readonly DocBlock[], box: Box): void {
+    for (const node of nodes) this.block(node, box);
   }
 
-  private block(node: AnyNode, box: Box): void {
-    const children = node.nodes ?? [];
-    const heading = /^heading-([1-6])$/.exec(node.type ?? '');
-    if (heading) {
-      this.heading(Number(heading[1]), children, box);
-      return;
-    }
+  private block(node: DocBlock, box: Box): void {
     switch (node.type) {
       case 'paragraph':
-        this.paragraph(children, box);
+      case 'table-cell':
+        this.paragraph(node.nodes, box);
+        return;
+      case 'heading-1':
+      case 'heading-2':
+      case 'heading-3':
+      case 'heading-4':
+      case 'heading-5':
+      case 'heading-6':
+        this.heading(headingLevel(node)!, node.nodes, box);
         return;
       case 'list-ordered':
       case 'list-unordered':
       case 'list-tasks':
         this.list(node, box);
+        return;
+      case 'list-item':
+        this.blocks(node.nodes, box);
         return;
       case 'blockquote':
         this.blockquote(node, box);
@@ -324,16 +323,19 @@ class Renderer {
         this.hint(node, box);
         return;
       case 'code':
-        this.code(children.length > 0 && children.every((line) => line.type === 'code-line') ? children.map(plainText) : plainText(node).split('\n'), box);
+        this.code(node.nodes.map(plainText), box);
+        return;
+      case 'code-line':
+        this.code([plainText(node)], box);
         return;
       case 'html':
-        this.code(String(node.data?.html ?? '').split('\n'), box);
+        this.code(node.data.html.split('\n'), box);
         return;
       case 'divider':
         this.divider(box);
         return;
       case 'images':
-        for (const image of children) this.image(image, box);
+        for (const image of node.nodes) this.image(image, box);
         return;
       case 'image':
         this.image(node, box);
@@ -341,20 +343,24 @@ class Renderer {
       case 'table':
         this.table(node, box);
         return;
+      case 'table-row':
+        this.paragraph(node.nodes.flatMap((cell, index) => (index > 0 ? [{ object: 'text', leaves: [{ object: 'leaf', text: ' | ', marks: [] }] } as const, ...cell.nodes] : cell.nodes)), box);
+        return;
       case 'footnote':
         this.footnote(node, box);
         return;
-      default:
-        // Block types this renderer does not know (tabs, expandables, embeds...): their content, plainly.
-        if (children.length > 0) this.blocks(children, box);
+      default: {
+        const unknown: never = node;
+        void unknown;
+      }
     }
   }
 
-  private paragraph(inlines: readonly AnyNode[], box: Box): void {
+  private paragraph(inlines: readonly DocInlineContent[], box: Box): void {
     if (this.write(this.segments(inlines), box, { size: BODY_SIZE })) this.gap(box.tight ? 3 : 8);
   }
 
-  private heading(level: number, inlines: readonly AnyNode[], box: Box): void {
+  private heading(level: number, inlines: readonly DocInlineContent[], box: Box): void {
     const size = HEADING_SIZES[level] ?? BODY_SIZE;
     if (this.doc.y > this.top + 1) this.doc.y += level <= 2 ? 8 : 4;
     // Keep a heading with at least two lines of what follows it.
@@ -363,12 +369,12 @@ class Renderer {
     if (this.write(segments, box, { size, color: level >= 6 ? MUTED_COLOR : TEXT_COLOR })) this.gap(level <= 2 ? 6 : 4);
   }
 
-  private list(node: AnyNode, box: Box): void {
+  private list(node: DocList, box: Box): void {
     const { doc } = this;
     const tasks = node.type === 'list-tasks';
     const ordered = node.type === 'list-ordered' || (tasks && node.data?.ordered === true);
     const start = typeof node.data?.start === 'number' ? node.data.start : 1;
-    const items = node.nodes ?? [];
+    const items = node.nodes;
     doc.font(FONTS.sans[0]).fontSize(BODY_SIZE);
     const numberWidth = ordered ? doc.widthOfString(`${start + items.length - 1}.`) : 0;
     const indent = tasks ? 18 + numberWidth : ordered ? Math.max(18, numberWidth + 8) : 14;
@@ -386,7 +392,7 @@ class Renderer {
       }
       if (tasks) this.checkbox(markerX, y + (lineHeight - 8) / 2 - 0.5, item.data?.checked === true);
       doc.y = y;
-      this.blocks(item.object === 'block' && item.type === 'list-item' ? item.nodes ?? [] : [item], inner);
+      this.blocks(item.nodes, inner);
     });
     this.gap(inner.tight ? 5 : 2);
   }
@@ -401,16 +407,16 @@ class Renderer {
     doc.restore();
   }
 
-  private blockquote(node: AnyNode, box: Box): void {
+  private blockquote(node: DocBlockquote, box: Box): void {
     const start = this.mark();
-    this.blocks(node.nodes ?? [], { ...box, x: box.x + 14, width: box.width - 14, color: MUTED_COLOR });
+    this.blocks(node.nodes, { ...box, x: box.x + 14, width: box.width - 14, color: MUTED_COLOR });
     const end = { page: this.pageIndex(), y: this.doc.y - this.lastGap };
     this.alongside(start, end, (y0, y1) => this.doc.rect(box.x + 2, y0, 3, y1 - y0).fill(RULE_COLOR));
     this.gap(6);
   }
 
-  private hint(node: AnyNode, box: Box): void {
-    const style = typeof node.data?.style === 'string' && HINT_COLORS[node.data.style] ? node.data.style : 'info';
+  private hint(node: DocHint, box: Box): void {
+    const style = HINT_COLORS[node.data.style] ? node.data.style : 'info';
     const color = HINT_COLORS[style]!;
     const inner: Box = { ...box, x: box.x + 14, width: box.width - 24 };
     this.ensureSpace(BODY_SIZE * 4);
@@ -418,7 +424,7 @@ class Renderer {
     this.doc.y += 7;
     this.write([{ text: HINT_LABELS[style]!, bold: true, italic: false, strike: false, code: false, color }], inner, { size: 9.5 });
     this.doc.y += 2;
-    this.blocks(node.nodes ?? [], inner);
+    this.blocks(node.nodes, inner);
     const end = { page: this.pageIndex(), y: this.doc.y - this.lastGap + 5 };
     // Outlines rather than a filled background: a fill drawn now would cover the text already written.
     this.alongside(start, end, (y0, y1) => {
@@ -463,8 +469,8 @@ class Renderer {
     doc.rect(box.x, y, box.width, padding + 0.5).fill(CODE_BACKGROUND);
     y += padding;
     for (const line of lines) {
-      const text = toWinAnsi(line) || ' ';
       doc.font(FONTS.mono[0]).fontSize(size);
+      const text = this.fitWords(toWinAnsi(line) || ' ', width);
       const height = Math.max(lineHeight, doc.heightOfString(text, { width, lineGap }));
       if (y + height > this.bottom) {
         doc.addPage();
@@ -494,9 +500,9 @@ class Renderer {
     this.gap(11);
   }
 
-  private image(node: AnyNode, box: Box): void {
+  private image(node: DocImage, box: Box): void {
     const { doc } = this;
-    const data = node.data ?? {};
+    const data: ImageData & { caption?: unknown } = node.data;
     const image = this.images.get(imageKey(data));
     const alt = typeof data.alt === 'string' ? data.alt : '';
     const caption = typeof data.caption === 'string' ? data.caption : typeof data.title === 'string' ? data.title : '';
@@ -522,21 +528,21 @@ class Renderer {
     this.gap(8);
   }
 
-  private footnote(node: AnyNode, box: Box): void {
-    const label = String(node.data?.label ?? node.data?.identifier ?? '');
+  private footnote(node: DocFootnote, box: Box): void {
+    const label = node.data.label ?? node.data.identifier;
     const labelBox: Box = { ...box, width: 24 };
     const y = this.doc.y;
     this.write([{ text: `[${label}]`, bold: false, italic: false, strike: false, code: false, color: MUTED_COLOR }], labelBox, { size: 9 });
     this.doc.y = y;
-    this.blocks(node.nodes ?? [], { ...box, x: box.x + 24, width: box.width - 24, color: MUTED_COLOR, tight: true });
+    this.blocks(node.nodes, { ...box, x: box.x + 24, width: box.width - 24, color: MUTED_COLOR, tight: true });
   }
 
-  private table(node: AnyNode, box: Box): void {
+  private table(node: DocTable, box: Box): void {
     const { doc } = this;
-    const rows = (node.nodes ?? []).filter((row) => row.object === 'block').map((row) => (row.nodes ?? []).filter((cell) => cell.object === 'block'));
+    const rows = node.nodes.map((row) => row.nodes);
     const columns = Math.max(0, ...rows.map((row) => row.length));
     if (columns === 0) return;
-    const aligns = Array.isArray(node.data?.aligns) ? (node.data.aligns as unknown[]) : [];
+    const aligns = node.data?.aligns ?? [];
     const size = 9;
     const padding = 4;
     const maxRowHeight = this.bottom - this.top - 2 * padding;
@@ -561,17 +567,17 @@ class Renderer {
     }
     const tableWidth = widths.reduce((sum, width) => sum + width, 0);
 
-    const rowHeight = (row: AnyNode[], header: boolean): number => {
+    const rowHeight = (row: readonly DocTableCell[], header: boolean): number => {
       let height = 0;
       row.forEach((cell, column) => {
         doc.font(header ? FONTS.sans[1] : FONTS.sans[0]).fontSize(size);
-        const text = toWinAnsi(plainText(cell)) || ' ';
+        const text = this.fitWords(toWinAnsi(plainText(cell)) || ' ', widths[column]! - 2 * padding);
         height = Math.max(height, doc.heightOfString(text, { width: widths[column]! - 2 * padding, lineGap: 1 }));
       });
       return Math.min(Math.max(height, doc.currentLineHeight(true)) + 2 * padding + 1, maxRowHeight);
     };
 
-    const drawRow = (row: AnyNode[], header: boolean, y: number, height: number): void => {
+    const drawRow = (row: readonly DocTableCell[], header: boolean, y: number, height: number): void => {
       let x = box.x;
       if (header) doc.rect(box.x, y, tableWidth, height).fill(CODE_BACKGROUND);
       for (let column = 0; column < columns; column++) {
@@ -580,7 +586,7 @@ class Renderer {
         if (cell) {
           const requested = aligns[column];
           const align = requested === 'center' || requested === 'right' ? requested : 'left';
-          const segments = this.segments(cell.nodes ?? []).map((segment) => (header ? { ...segment, bold: true } : segment));
+          const segments = this.segments(cell.nodes).map((segment) => (header ? { ...segment, bold: true } : segment));
           doc.y = y + padding;
           this.write(segments, { ...box, x: x + padding, width: width - 2 * padding }, { size, align, height: height - 2 * padding, lineGap: 1, noBreak: true });
         }
@@ -615,15 +621,49 @@ class Renderer {
     this.gap(10);
   }
 
+  /**
+   * The text with every word wider than `width` cut into pieces that fit, one per line, in the current font.
+   * pdfkit breaks such a word itself by measuring ever longer prefixes of it, which takes time in the square
+   * of the word's length (a word of 100,000 characters held the server for 12.8 seconds); measured here one
+   * character at a time, it takes time in proportion to the length, and the lines come out the same.
+   */
+  private fitWords(text: string, width: number): string {
+    const { doc } = this;
+    // A word of fewer characters fits any column this renderer lays out; pdfkit's own breaking is cheap for it.
+    return text.replace(/\S{24,}/g, (word) => {
+      if (doc.widthOfString(word) <= width) return word;
+      const widths = new Map<string, number>();
+      const pieces: string[] = [];
+      let start = 0;
+      let used = 0;
+      for (let i = 0; i < word.length; i++) {
+        const char = word[i]!;
+        let charWidth = widths.get(char);
+        if (charWidth === undefined) {
+          charWidth = doc.widthOfString(char);
+          widths.set(char, charWidth);
+        }
+        if (used + charWidth > width && i > start) {
+          pieces.push(word.slice(start, i));
+          start = i;
+          used = 0;
+        }
+        used += charWidth;
+      }
+      pieces.push(word.slice(start));
+      return pieces.join('\n');
+    });
+  }
+
   // ----- inline text -----
 
-  private segments(nodes: readonly AnyNode[], inherited: Partial<Segment> = {}): Segment[] {
+  private segments(nodes: readonly DocInlineContent[], inherited: Partial<Segment> = {}): Segment[] {
     const out: Segment[] = [];
     const base: Segment = { text: '', bold: false, italic: false, strike: false, code: false, ...inherited };
     for (const node of nodes) {
       if (node.object === 'text') {
-        for (const leaf of node.leaves ?? []) {
-          const marks = new Set((leaf.marks ?? []).map((mark) => mark.type));
+        for (const leaf of node.leaves) {
+          const marks = new Set(leaf.marks.map((mark) => mark.type));
           out.push({
             ...base,
             text: leaf.text,
@@ -635,33 +675,33 @@ class Renderer {
         }
         continue;
       }
-      const data = node.data ?? {};
       switch (node.type) {
         case 'link': {
           const target: Partial<Segment> = {};
-          const href = typeof data.href === 'string' ? data.href : typeof data.url === 'string' ? data.url : '';
-          const ref = (typeof data.ref === 'object' && data.ref !== null ? data.ref : {}) as Record<string, unknown>;
-          const destination = ref.kind === 'page' && typeof ref.page === 'string' ? this.destinations.get(ref.page) : undefined;
+          const { href, ref } = node.data;
+          const destination = ref.kind === 'page' ? this.destinations.get(ref.page) : undefined;
           if (destination) target.goTo = destination;
           else if (/^(https?:|mailto:)/i.test(href)) target.link = href;
-          out.push(...this.segments(node.nodes ?? [], { ...inherited, ...target }));
+          out.push(...this.segments(node.nodes, { ...inherited, ...target }));
           break;
         }
         case 'break':
           out.push({ ...base, text: '\n' });
           break;
         case 'inline-image':
-          out.push({ ...base, text: `[${typeof data.alt === 'string' && data.alt ? data.alt : 'image'}]`, italic: true });
+          out.push({ ...base, text: `[${node.data.alt || 'image'}]`, italic: true });
           break;
         case 'footnote-ref':
-          out.push({ ...base, text: `[${String(data.label ?? data.identifier ?? '')}]`, color: MUTED_COLOR });
+          out.push({ ...base, text: `[${node.data.label ?? node.data.identifier}]`, color: MUTED_COLOR });
           break;
         case 'html':
           // Inline HTML is markup around text that is already here; only a line break means something.
-          if (typeof data.html === 'string' && /^<br\s*\/?>$/i.test(data.html.trim())) out.push({ ...base, text: '\n' });
+          if (/^<br\s*\/?>$/i.test(node.data.html.trim())) out.push({ ...base, text: '\n' });
           break;
-        default:
-          out.push(...this.segments(node.nodes ?? [], inherited));
+        default: {
+          const unknown: never = node;
+          void unknown;
+        }
       }
     }
     return out;
@@ -720,8 +760,9 @@ class Renderer {
         baseline: -HELVETICA_ASCENDER * style.size,
         ...(style.height !== undefined ? { height: style.height, ellipsis: true } : {}),
       } as unknown as PDFKit.Mixins.TextOptions;
-      if (index === 0) doc.text(run.text, box.x, doc.y, options);
-      else doc.text(run.text, options);
+      const text = this.fitWords(run.text, box.width);
+      if (index === 0) doc.text(text, box.x, doc.y, options);
+      else doc.text(text, options);
     });
     doc.x = box.x;
     return true;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { extractSections, type MarkdownSection } from '../content/markdown.js';
+import { extractSections, type MarkdownSection } from '../content/markdown/index.js';
 import type { MaterializedPage, MaterializedTree } from '../content/tree.js';
 import type { Db } from '../db/index.js';
 import { nowIso } from '../ids.js';

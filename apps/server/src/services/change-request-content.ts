@@ -1,8 +1,10 @@
 import type { ChangeRequestContentChange } from '@quire/api-types';
 import {
   applyContentChanges,
+  checkMarkdownOffThread,
   ContentError,
   MAX_FILE_BYTES,
+  OFF_THREAD_MARKDOWN_LENGTH,
   TreeWriter,
   type AppliedChange,
   type ApplyChangesResult,
@@ -89,7 +91,18 @@ async function prepareChanges(context: ServiceContext, changes: readonly ChangeR
   const inputs: ContentChangeInput[] = [];
   for (const [index, change] of changes.entries()) {
     if (change.operation !== 'insert_files') {
-      inputs.push(change);
+      const markdown = change.operation === 'delete_page' ? undefined : change.document?.markdown;
+      if (markdown === undefined || markdown.length < OFF_THREAD_MARKDOWN_LENGTH) {
+        inputs.push(change);
+        continue;
+      }
+      // A large page is checked and parsed in the worker thread, before the batch is applied.
+      try {
+        inputs.push({ ...change, checkedLinks: await checkMarkdownOffThread(markdown, 'document.markdown') });
+      } catch (error) {
+        if (error instanceof ContentError) throw new BadRequestError(`body.${error.atChange(index).message}`);
+        throw error;
+      }
       continue;
     }
     const files: FileInput[] = [];

@@ -1,5 +1,5 @@
 import type { components, JSONDocument } from '@quire/api-types';
-import { documentToMarkdown, markdownToDocument, type DocNode } from '../content/index.js';
+import { checkMarkdownLimits, ContentError, documentToMarkdown, markdownToDocument, type DocNode } from '../content/index.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.js';
 import { pageRequest } from '../pagination.js';
 import { newId, nowIso } from '../ids.js';
@@ -92,22 +92,37 @@ function replyNotFound(): NotFoundError {
 
 const COMMENT_REFUSED = 'You need the comment permission of this space';
 
+/** Refuses, with a 400 naming the limit, a body that passes a content limit (see content/markdown/limits.ts). */
+function withinContentLimits(markdown: string, field: string): void {
+  try {
+    checkMarkdownLimits(markdown, field);
+  } catch (error) {
+    if (error instanceof ContentError) throw new BadRequestError(error.message);
+    throw error;
+  }
+}
+
 /**
  * The body as stored: the form it was written in. A document is checked to convert to markdown now, so that
  * answering it in either form can never fail later. A body with no content at all is stored as empty.
  */
 export function storedBody(input: CommentBody, field: string): StoredBody {
   if ('markdown' in input && typeof input.markdown === 'string') {
-    return input.markdown.trim() === '' ? { body_format: 'empty', body: '' } : { body_format: 'markdown', body: input.markdown };
+    if (input.markdown.trim() === '') return { body_format: 'empty', body: '' };
+    withinContentLimits(input.markdown, `${field}.markdown`);
+    return { body_format: 'markdown', body: input.markdown };
   }
   if ('document' in input && input.document) {
     const document = input.document as JSONDocument;
     if (document.nodes.length === 0) return { body_format: 'empty', body: '' };
+    let markdown: string;
     try {
-      documentToMarkdown(document);
+      markdown = documentToMarkdown(document);
     } catch {
       throw new BadRequestError(`${field}.document cannot be read as a document`);
     }
+    // Read back as markdown, it must be content that can be stored.
+    withinContentLimits(markdown, `${field}.document`);
     return { body_format: 'document', body: JSON.stringify(document) };
   }
   return { body_format: 'empty', body: '' };
@@ -277,8 +292,8 @@ async function checkAttachment(context: ServiceContext, spaceId: string, revisio
   if (!block || block.object === 'text') throw new BadRequestError('No block of the page matches body.node');
   if (input.tableCell === undefined) return;
   if (block.type !== 'table') throw new BadRequestError('body.tableCell needs body.node to be a table block');
-  const row = block.nodes.find((child) => child.object === 'block' && child.key === input.tableCell!.record);
-  if (!row || row.object === 'text') throw new BadRequestError('No row of the table matches body.tableCell.record');
+  const row = block.nodes.find((child) => child.key === input.tableCell!.record);
+  if (!row) throw new BadRequestError('No row of the table matches body.tableCell.record');
   const column = /^(0|[1-9][0-9]{0,5})$/.test(input.tableCell.definition) ? Number(input.tableCell.definition) : -1;
   if (column < 0 || column >= row.nodes.length) throw new BadRequestError('No column of the table matches body.tableCell.definition');
 }

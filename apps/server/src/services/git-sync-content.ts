@@ -1,4 +1,5 @@
 import {
+  checkMarkdownLimits,
   detectContentType,
   imageDimensions,
   isValidSlug,
@@ -105,6 +106,10 @@ export function buildImportedTree(content: ImportedContent, writer: TreeWriter, 
       if (page.icon) fields.icon = page.icon;
       if (isLink && page.href) fields.href = page.href;
       if (page.git) fields.git = { oid: page.git.oid, path: page.git.path };
+      if (page.type === 'document' && page.markdown !== '') {
+        // The same limits as content written through the API: a page past them would be stored but unreadable.
+        checkMarkdownLimits(page.markdown, `The page ${page.git?.path ?? title}`);
+      }
       const content = page.type === 'document' && page.markdown !== '' ? writer.putMarkdown(page.markdown) : null;
       if (page.type === 'document') {
         // Unchanged pages keep their dates, and so their stored objects: a re-import shares them.

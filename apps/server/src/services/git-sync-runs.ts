@@ -1,4 +1,4 @@
-import { TreeWriter, WorkingTree } from '../content/index.js';
+import { ContentError, TreeWriter, WorkingTree } from '../content/index.js';
 import { exportRepository } from '../git/export.js';
 import { importRepository, type GitLimits, type GitSyncOptions } from '../git/import.js';
 import { GitError, GitTimeoutError, redactSecrets } from '../git/run-git.js';
@@ -91,7 +91,8 @@ function blobStorageOf(context: ServiceContext): BlobStorage {
 
 /** Errors whose message is meant for the person who asked for the operation, and that a retry would repeat. */
 function isOperationError(error: unknown): error is Error {
-  return error instanceof GitError || error instanceof OutboundUrlError || error instanceof OperationRefused || error instanceof SealedCredentialsError;
+  // A ContentError is the repository's content refused (a page past a content limit): retrying cannot help.
+  return error instanceof ContentError || error instanceof GitError || error instanceof OutboundUrlError || error instanceof OperationRefused || error instanceof SealedCredentialsError;
 }
 
 function commitUrl(payload: GitSyncJobPayload, oid: string): string {

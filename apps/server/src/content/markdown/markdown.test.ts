@@ -7,12 +7,12 @@ import {
   headingAnchor,
   markdownToDocument,
   plainText,
-  rewriteMarkdownLinks,
+  rewriteLinks,
   type DocBlock,
   type DocInline,
   type DocNode,
   type DocText,
-} from './markdown.js';
+} from './index.js';
 
 const RICH = `# Getting started
 
@@ -68,6 +68,11 @@ console.log(a);
 
 function blocks(nodes: readonly DocNode[]): DocBlock[] {
   return nodes.filter((node): node is DocBlock => node.object === 'block');
+}
+
+/** A node's `data`, read without narrowing to its type (the tests compare it whole). */
+function dataOf(node: DocNode | undefined): Record<string, unknown> | undefined {
+  return node && 'data' in node ? (node.data as Record<string, unknown> | undefined) : undefined;
 }
 
 function allNodes(nodes: readonly DocNode[]): DocNode[] {
@@ -126,13 +131,13 @@ describe('markdownToDocument', () => {
     });
     expect(plainText(link)).toBe('link');
     const autolink = paragraph.nodes[3] as DocInline;
-    expect(autolink.data).toMatchObject({ href: 'https://auto.example.org' });
+    expect(dataOf(autolink)).toMatchObject({ href: 'https://auto.example.org' });
     expect(paragraph.nodes.some((node) => node.object === 'inline' && node.type === 'break')).toBe(true);
   });
 
   it('keeps task state, list numbering and nesting', () => {
     const tasks = top[3]!;
-    expect(tasks.nodes.map((item) => (item as DocBlock).data?.checked)).toEqual([false, true]);
+    expect(tasks.nodes.map((item) => dataOf(item)?.checked)).toEqual([false, true]);
     const ordered = top[4]!;
     const second = ordered.nodes[1] as DocBlock;
     expect(second.type).toBe('list-item');
@@ -150,7 +155,7 @@ describe('markdownToDocument', () => {
 
   it('reads tables as rows of cells with column alignments', () => {
     const table = top[8]!;
-    expect(table.data).toEqual({ aligns: ['left', 'right'] });
+    expect(dataOf(table)).toEqual({ aligns: ['left', 'right'] });
     expect(table.nodes.map((row) => (row as DocBlock).nodes.map((cell) => plainText(cell)))).toEqual([
       ['Name', 'Size'],
       ['a', '1'],
@@ -168,12 +173,12 @@ describe('markdownToDocument', () => {
       isVoid: true,
       data: { src: '.gitbook/assets/diagram.png', alt: 'Diagram', title: 'The diagram' },
     });
-    expect((images.nodes[1] as DocBlock).data).toMatchObject({ ref: { kind: 'file', file: 'f123' } });
+    expect(dataOf(images.nodes[1])).toMatchObject({ ref: { kind: 'file', file: 'f123' } });
   });
 
   it('resolves page links, reference-style links and inline images', () => {
     const links = allNodes(top[10]!.nodes).filter((node): node is DocInline => node.object === 'inline');
-    expect(links.map((node) => [node.type, node.data?.ref])).toEqual([
+    expect(links.map((node) => [node.type, dataOf(node)?.ref])).toEqual([
       ['link', { kind: 'url', url: '../setup.md#install' }],
       ['link', { kind: 'page', page: 'p42' }],
       ['link', { kind: 'url', url: 'https://docs.example.com' }],
@@ -183,12 +188,12 @@ describe('markdownToDocument', () => {
       pagePath: 'guides/intro',
       resolvePagePath: (path) => (path === 'setup' ? 'page-setup' : undefined),
     });
-    expect((resolved.nodes[0]!.nodes[0] as DocInline).data?.ref).toEqual({ kind: 'page', page: 'page-setup', anchor: 'install' });
+    expect(dataOf(resolved.nodes[0]!.nodes[0])?.ref).toEqual({ kind: 'page', page: 'page-setup', anchor: 'install' });
   });
 
   it('keeps code as lines with the syntax, and raw html and footnotes', () => {
     const code = top[15]!;
-    expect(code.data).toEqual({ syntax: 'ts', meta: 'title="x.ts"' });
+    expect(dataOf(code)).toEqual({ syntax: 'ts', meta: 'title="x.ts"' });
     expect(code.nodes.map((line) => [(line as DocBlock).type, plainText(line)])).toEqual([
       ['code-line', 'const a = 1;'],
       ['code-line', ''],
@@ -324,7 +329,7 @@ describe('extractReferences', () => {
   });
 });
 
-describe('rewriteMarkdownLinks', () => {
+describe('rewriteLinks', () => {
   it('changes only link, image and definition destinations, nothing else of the text', () => {
     const source = [
       'Text mentions ref:a and [ref:a](ref:a "ref:a").',
@@ -335,7 +340,7 @@ describe('rewriteMarkdownLinks', () => {
       '`[code](ref:a)`',
       '',
     ].join('\n');
-    const out = rewriteMarkdownLinks(source, (url) => (url === 'ref:a' ? '/pages/P1' : undefined));
+    const out = rewriteLinks(source, (url) => (url === 'ref:a' ? '/pages/P1' : undefined));
     expect(out).toBe(
       [
         'Text mentions ref:a and [ref:a](/pages/P1 "ref:a").',
@@ -350,13 +355,13 @@ describe('rewriteMarkdownLinks', () => {
   });
 
   it('wraps destinations that need it in angle brackets, and leaves the text alone when nothing changes', () => {
-    expect(rewriteMarkdownLinks('[a](b)', () => 'with space')).toBe('[a](<with space>)');
+    expect(rewriteLinks('[a](b)', () => 'with space')).toBe('[a](<with space>)');
     const source = '[a](b) and [c](d)';
-    expect(rewriteMarkdownLinks(source, () => undefined)).toBe(source);
+    expect(rewriteLinks(source, () => undefined)).toBe(source);
   });
 
   it('turns an autolink whose target is rewritten into an ordinary link', () => {
-    expect(rewriteMarkdownLinks('See <ref:a>.', () => '/pages/P1')).toBe('See [ref:a](/pages/P1).');
+    expect(rewriteLinks('See <ref:a>.', () => '/pages/P1')).toBe('See [ref:a](/pages/P1).');
   });
 });
 

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ContentError } from '../errors.js';
+import { documentToMarkdown, markdownToDocument, MAX_BLOCK_NESTING, MAX_TREE_DEPTH, parseMarkdownWithinLimits, sourceNestingDepth } from './index.js';
+
+const nestedLists = (depth: number): string => Array.from({ length: depth }, (_, i) => `${'  '.repeat(i)}- item ${i}`).join('\n');
+const nestedQuotes = (depth: number): string => `${'>'.repeat(depth)} deep`;
+
+function refusal(markdown: string): ContentError {
+  try {
+    parseMarkdownWithinLimits(markdown, 'document.markdown');
+  } catch (error) {
+    if (error instanceof ContentError) return error;
+    throw error;
+  }
+  throw new Error('the markdown was accepted');
+}
+
+describe('content limits', () => {
+  it('never counts less nesting than the parser finds', () => {
+    expect(sourceNestingDepth(nestedLists(10))).toBeGreaterThanOrEqual(10);
+    expect(sourceNestingDepth(nestedQuotes(10))).toBe(10);
+    expect(sourceNestingDepth('> - > 1. x')).toBe(4);
+    expect(sourceNestingDepth('- - -\n\n* * * * * * * * * * * * * * * * * * * * * * * * * * * * * * * * * * *')).toBe(0);
+    expect(sourceNestingDepth('plain text\n\n    indented code\n')).toBe(0);
+  });
+
+  it('accepts content nested up to the limit, and converts it both ways', () => {
+    for (const markdown of [nestedLists(MAX_BLOCK_NESTING), nestedQuotes(MAX_BLOCK_NESTING)]) {
+      parseMarkdownWithinLimits(markdown);
+      const document = markdownToDocument(markdown);
+      expect(markdownToDocument(documentToMarkdown(document))).toEqual(document);
+    }
+  });
+
+  it('refuses 2,000 (and 700) nested lists and 5,000 nested quotes by naming the limit, before parsing them', () => {
+    const started = performance.now();
+    expect(refusal(`${'- '.repeat(2000)}x`).message).toMatch(/up to 2000 levels deep/);
+    expect(refusal(nestedLists(700)).message).toMatch(new RegExp(`document\\.markdown nests quotes and lists up to \\d+ levels deep; the limit is ${MAX_BLOCK_NESTING} levels`));
+    expect(refusal(nestedQuotes(5000)).message).toMatch(/up to 5000 levels deep; the limit is 32 levels/);
+    expect(refusal(nestedQuotes(MAX_BLOCK_NESTING + 1)).code).toBe('content_limit');
+    // The parser would take seconds on these; the source scan refuses them first.
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('refuses inline formatting nested past the tree depth limit, and text past the length limit', () => {
+    const links = `${'*a '.repeat(MAX_TREE_DEPTH)}x${' a*'.repeat(MAX_TREE_DEPTH)}`;
+    expect(refusal(links).message).toMatch(new RegExp(`the limit is ${MAX_TREE_DEPTH} levels`));
+    expect(refusal('a'.repeat(1_000_001)).message).toMatch(/1000001 characters long; the limit is 1000000 characters/);
+  });
+});

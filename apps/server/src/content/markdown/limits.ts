@@ -1,0 +1,103 @@
+import type * as mdast from 'mdast';
+import { ContentError } from '../errors.js';
+import { parseMarkdown } from './syntax.js';
+
+/*
+ * The limits of stored content, enforced when content is written (change-request edits, comments, Git
+ * imports), so that everything stored can be read, converted and rendered again. Without them, markdown
+ * nested a few thousand lists or quotes deep was stored, and then every conversion of it overflowed the
+ * stack; and the markdown parser's time grows faster than linearly with nesting, so depth is judged from
+ * the source text, in one linear pass, before the parser ever sees it.
+ */
+
+/** Characters of markdown in one page or comment (the contract's `maxLength` of page markdown). */
+export const MAX_MARKDOWN_LENGTH = 1_000_000;
+/** Levels of quotes and lists nested in one another (a GitHub alert or GitBook hint counts as a quote). */
+export const MAX_BLOCK_NESTING = 32;
+/** Depth of the parsed tree: block nesting and inline formatting (emphasis, links...) together. */
+export const MAX_TREE_DEPTH = 100;
+
+const LIST_MARKER = /^(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/;
+const THEMATIC_BREAK = /^([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+
+/**
+ * An upper bound of the quote and list nesting of markdown, from its text alone. A container a line is
+ * nested in is continued on that line by a `>`, opened by a list marker, or continued by at least two
+ * columns of indentation (a list item's content offset), so counting the `>`s and markers at the start of a
+ * line, plus half the indentation before each of them, never counts less than the real nesting.
+ */
+export function sourceNestingDepth(markdown: string): number {
+  let deepest = 0;
+  let lineStart = 0;
+  while (lineStart <= markdown.length) {
+    let lineEnd = markdown.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = markdown.length;
+    let i = lineStart;
+    let depth = 0;
+    for (;;) {
+      let width = 0;
+      while (i < lineEnd && (markdown[i] === ' ' || markdown[i] === '\t')) {
+        width += markdown[i] === '\t' ? 4 : 1;
+        i++;
+      }
+      if (i >= lineEnd) break;
+      if (markdown[i] === '>') {
+        depth += Math.floor(width / 2) + 1;
+        i++;
+        continue;
+      }
+      // Only the start of the rest of the line is looked at, so the scan stays linear.
+      const head = markdown.slice(i, Math.min(lineEnd, i + 11));
+      const marker = LIST_MARKER.exec(head);
+      if (!marker || THEMATIC_BREAK.test(markdown.slice(i, lineEnd))) break;
+      depth += Math.floor(width / 2) + 1;
+      i += marker[0].length;
+    }
+    if (depth > deepest) deepest = depth;
+    lineStart = lineEnd + 1;
+  }
+  return deepest;
+}
+
+/** The depth of a parsed tree (the root is depth 0), measured without recursion. */
+export function treeDepth(root: mdast.Root): number {
+  let deepest = 0;
+  const stack: [mdast.Nodes, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > deepest) deepest = depth;
+    if ('children' in node) for (const child of node.children as mdast.Nodes[]) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * Parses markdown that is about to be stored, refusing (ContentError `content_limit`, whose message names
+ * the limit) what passes a limit. `what` names the content in the message, e.g. `document.markdown`.
+ */
+export function parseMarkdownWithinLimits(markdown: string, what = 'markdown'): mdast.Root {
+  if (markdown.length > MAX_MARKDOWN_LENGTH) {
+    throw new ContentError('content_limit', `${what} is ${markdown.length} characters long; the limit is ${MAX_MARKDOWN_LENGTH} characters`);
+  }
+  const nesting = sourceNestingDepth(markdown);
+  if (nesting > MAX_BLOCK_NESTING) {
+    throw new ContentError(
+      'content_limit',
+      `${what} nests quotes and lists up to ${nesting} levels deep; the limit is ${MAX_BLOCK_NESTING} levels`,
+    );
+  }
+  const tree = parseMarkdown(markdown);
+  const depth = treeDepth(tree);
+  if (depth > MAX_TREE_DEPTH) {
+    throw new ContentError(
+      'content_limit',
+      `${what} nests blocks and inline formatting ${depth} levels deep; the limit is ${MAX_TREE_DEPTH} levels`,
+    );
+  }
+  return tree;
+}
+
+/** Refuses markdown that passes a limit (see `parseMarkdownWithinLimits`). */
+export function checkMarkdownLimits(markdown: string, what?: string): void {
+  parseMarkdownWithinLimits(markdown, what);
+}

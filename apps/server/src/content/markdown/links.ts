@@ -1,0 +1,296 @@
+import type { Root } from 'mdast';
+import { collectDefinitions, parseMarkdown, visit } from './syntax.js';
+
+/*
+ * Links and references in markdown: what a URL points at, the references a page holds (for links,
+ * backlinks and files in use), and the one rewriter of link destinations that both content edits
+ * (`ref:` labels and page paths made stable) and Git sync (repository paths in and out) use.
+ */
+
+/** Where a link or image points, as far as the markdown alone tells. */
+export type ReferenceTarget =
+  | { kind: 'url'; url: string }
+  | { kind: 'anchor'; anchor: string }
+  | { kind: 'page'; page: string; anchor?: string }
+  /** A path of a page of the space (slugs joined by `/`), resolved against the linking page's path. */
+  | { kind: 'page-path'; path: string; anchor?: string }
+  | { kind: 'file'; file: string }
+  /** A file by its repository path, e.g. `.gitbook/assets/diagram.png` (Git-synced content). */
+  | { kind: 'asset'; path: string }
+  /** `ref:<label>`: a page or file created earlier in the same change batch. */
+  | { kind: 'ref'; label: string };
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/**
+ * What a link URL points at, judged from the URL alone. `/pages/<id>` and `/files/<id>` are Quire's stable
+ * references; `.gitbook/assets/...` is where Git-synced spaces keep files; other scheme-less URLs are paths
+ * of pages (with GitBook's `.md` and `README.md` file names reduced to page paths), resolved as a browser
+ * would from `/<pagePath>`.
+ */
+export function classifyUrl(url: string, pagePath = ''): ReferenceTarget {
+  const trimmed = url.trim();
+  if (trimmed.startsWith('#')) return { kind: 'anchor', anchor: safeDecode(trimmed.slice(1)) };
+  if (/^ref:/i.test(trimmed)) return { kind: 'ref', label: trimmed.slice(4) };
+  if (SCHEME.test(trimmed) || trimmed.startsWith('//')) return { kind: 'url', url };
+
+  const hashAt = trimmed.indexOf('#');
+  const beforeHash = hashAt < 0 ? trimmed : trimmed.slice(0, hashAt);
+  const anchor = hashAt < 0 ? undefined : safeDecode(trimmed.slice(hashAt + 1)) || undefined;
+  const pathPart = beforeHash.split('?')[0]!;
+
+  const stable = /^\/(pages|files)\/([^/]+)\/?$/.exec(pathPart);
+  if (stable) {
+    const id = safeDecode(stable[2]!);
+    if (stable[1] === 'files') return { kind: 'file', file: id };
+    return anchor ? { kind: 'page', page: id, anchor } : { kind: 'page', page: id };
+  }
+  const resolved = resolvePath(pathPart, pagePath);
+  const assetAt = resolved.indexOf('.gitbook/assets/');
+  if (assetAt >= 0) return { kind: 'asset', path: resolved.slice(assetAt) };
+  const last = resolved.split('/').pop() ?? '';
+  const extension = /\.([a-z0-9]+)$/i.exec(last)?.[1]?.toLowerCase();
+  if (extension && extension !== 'md' && extension !== 'markdown') return { kind: 'asset', path: resolved };
+  const path = resolved
+    .replace(/\.(md|markdown)$/i, '')
+    .replace(/(^|\/)readme$/i, '')
+    .replace(/\/+$/, '');
+  return anchor ? { kind: 'page-path', path, anchor } : { kind: 'page-path', path };
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** `path` resolved against the page at `/<pagePath>`, as a slash-separated path without leading slash. */
+function resolvePath(path: string, pagePath: string): string {
+  const base = path.startsWith('/') ? [] : pagePath.split('/').filter(Boolean).slice(0, -1);
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') base.pop();
+    else base.push(safeDecode(segment));
+  }
+  return base.join('/');
+}
+
+export interface ContentReference {
+  /** The URL as the markdown holds it. */
+  url: string;
+  target: ReferenceTarget;
+  /** True for images (embedded), false for links. */
+  image: boolean;
+}
+
+export interface ExtractedReferences {
+  /** Links to pages, anchors, outside URLs, and `ref:` labels. */
+  links: ContentReference[];
+  /** Links and images pointing at files of the space (by id or by repository path). */
+  files: ContentReference[];
+}
+
+/** The links and file references of a page's markdown, in reading order, one entry per occurrence. */
+export function extractReferences(markdown: string, options: { pagePath?: string } = {}): ExtractedReferences {
+  const tree = parseMarkdown(markdown);
+  const definitions = collectDefinitions(tree);
+  const links: ContentReference[] = [];
+  const files: ContentReference[] = [];
+  const add = (url: string, image: boolean): void => {
+    const target = classifyUrl(url, options.pagePath);
+    const reference = { url, target, image };
+    (target.kind === 'file' || target.kind === 'asset' ? files : links).push(reference);
+  };
+  visit(tree, (node) => {
+    if (node.type === 'link') add(node.url, false);
+    else if (node.type === 'image') add(node.url, true);
+    else if (node.type === 'linkReference' || node.type === 'imageReference') {
+      const definition = definitions.get(node.identifier);
+      if (definition) add(definition.url, node.type === 'imageReference');
+    }
+  });
+  return { links, files };
+}
+
+// ----- rewriting destinations -----
+
+export type LinkKind = 'link' | 'image' | 'definition';
+
+/** Returns the new destination, or undefined to keep the link as it is. */
+export type LinkRewriter = (url: string, kind: LinkKind) => string | undefined;
+
+interface Span {
+  start: number;
+  end: number;
+  replacement: string;
+}
+
+/** Index just past the `]` closing the label that opens at `open` (the index of `[`), or -1. */
+function labelEnd(source: string, open: number, limit: number): number {
+  let depth = 0;
+  for (let i = open; i < limit; i += 1) {
+    const char = source[i];
+    if (char === '\\') {
+      i += 1;
+    } else if (char === '`') {
+      let run = 1;
+      while (source[i + run] === '`') run += 1;
+      const fence = '`'.repeat(run);
+      const close = source.indexOf(fence, i + run);
+      if (close === -1 || close >= limit) i += run - 1;
+      else i = close + run - 1;
+    } else if (char === '[') {
+      depth += 1;
+    } else if (char === ']') {
+      depth -= 1;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** The span of a destination starting at or after `from` (skipping whitespace): `<...>` or a bare run. */
+function destinationSpan(source: string, from: number, limit: number): { start: number; end: number } | undefined {
+  let i = from;
+  while (i < limit && /\s/.test(source[i] ?? '')) i += 1;
+  if (i >= limit) return undefined;
+  if (source[i] === '<') {
+    const close = source.indexOf('>', i);
+    return close === -1 || close >= limit ? undefined : { start: i, end: close + 1 };
+  }
+  const start = i;
+  let depth = 0;
+  for (; i < limit; i += 1) {
+    const char = source[i] ?? '';
+    if (char === '\\') {
+      i += 1;
+    } else if (/\s/.test(char)) {
+      break;
+    } else if (char === '(') {
+      depth += 1;
+    } else if (char === ')') {
+      if (depth === 0) break;
+      depth -= 1;
+    }
+  }
+  return i > start ? { start, end: i } : undefined;
+}
+
+/** A destination as markdown writes it: in angle brackets when it holds spaces or parentheses. */
+export function formatDestination(url: string): string {
+  return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
+}
+
+/** Where a destination of a link, image or link definition is in the markdown source. */
+export interface LinkDestination {
+  /** Source offsets of the destination (of the whole `<...>` for an autolink). */
+  start: number;
+  end: number;
+  /** The URL as the parser read it (what a rewriter is given). */
+  url: string;
+  kind: LinkKind;
+  /** `bracketed`: written `<...>`; `autolink`: a whole `<scheme:...>` link, which has no separate destination. */
+  form: 'bare' | 'bracketed' | 'autolink';
+}
+
+/**
+ * The destinations of the links, images and link definitions of markdown, by source offsets. The parser
+ * finds the links (so code blocks and code spans are left alone). `[text][ref]` links have none of their own
+ * (their definition does). `tree` is the markdown already parsed, when the caller has it.
+ */
+export function findLinkDestinations(markdown: string, tree: Root = parseMarkdown(markdown)): LinkDestination[] {
+  const found: LinkDestination[] = [];
+  visit(tree, (node) => {
+    if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    if (start === undefined || end === undefined) return;
+    if (node.type === 'link' && markdown[start] === '<' && markdown[end - 1] === '>') {
+      found.push({ start, end, url: node.url, kind: 'link', form: 'autolink' });
+      return;
+    }
+    const open = node.type === 'image' ? start + 1 : start;
+    if (markdown[open] !== '[') return; // a literal autolink (https://... in text): nothing to rewrite in place
+    const close = labelEnd(markdown, open, end);
+    if (close === -1) return;
+    if (node.type === 'definition') {
+      if (markdown[close] !== ':') return;
+    } else if (markdown[close] !== '(' || markdown[end - 1] !== ')') {
+      return;
+    }
+    const span = destinationSpan(markdown, close + 1, node.type === 'definition' ? end : end - 1);
+    if (!span) return;
+    found.push({ ...span, url: node.url, kind: node.type, form: markdown[span.start] === '<' ? 'bracketed' : 'bare' });
+  });
+  return found;
+}
+
+/**
+ * Replaces the destinations that `rewrite` changes, leaving every other byte as it was: re-serializing the
+ * whole document would change its formatting, while this way stored markdown stays what the author wrote,
+ * line merges stay small, and a Git sync does not rewrite every page. Linear in the length of the markdown.
+ */
+export function applyLinkRewrites(markdown: string, destinations: readonly LinkDestination[], rewrite: LinkRewriter): string {
+  const spans: Span[] = [];
+  for (const destination of destinations) {
+    const replacement = rewrite(destination.url, destination.kind);
+    if (replacement === undefined || replacement === destination.url) continue;
+    const { start, end } = destination;
+    let text: string;
+    if (destination.form === 'autolink') {
+      // What an autolink (`<ref:x>`) is rewritten to (a path) is not a valid autolink, so it becomes an
+      // ordinary link showing the text that was written.
+      text = `[${markdown.slice(start + 1, end - 1)}](${formatDestination(replacement)})`;
+    } else if (destination.form === 'bracketed') {
+      // A destination written in angle brackets keeps them (the author's form).
+      text = `<${replacement.replace(/[<>]/g, encodeURIComponent)}>`;
+    } else {
+      text = formatDestination(replacement);
+    }
+    spans.push({ start, end, replacement: text });
+  }
+  if (spans.length === 0) return markdown;
+  spans.sort((a, b) => a.start - b.start);
+  const parts: string[] = [];
+  let at = 0;
+  for (const span of spans) {
+    parts.push(markdown.slice(at, span.start), span.replacement);
+    at = span.end;
+  }
+  parts.push(markdown.slice(at));
+  return parts.join('');
+}
+
+/** Rewrites the destinations of links, images and link definitions (findLinkDestinations, then applyLinkRewrites). */
+export function rewriteLinks(markdown: string, rewrite: LinkRewriter, tree?: Root): string {
+  return applyLinkRewrites(markdown, findLinkDestinations(markdown, tree), rewrite);
+}
+
+/** Splits a link destination into its path, and its `?query#fragment` suffix (kept as is). */
+export function splitDestination(url: string): { path: string; suffix: string } {
+  const cut = url.search(/[?#]/);
+  return cut === -1 ? { path: url, suffix: '' } : { path: url.slice(0, cut), suffix: url.slice(cut) };
+}
+
+/** Whether a destination points inside the repository (not to a site, a mail address or an anchor). */
+export function isRelativeDestination(url: string): boolean {
+  return url !== '' && !url.startsWith('#') && !url.startsWith('//') && !SCHEME.test(url);
+}
+
+export function safeDecodeURI(value: string): string {
+  try {
+    return decodeURI(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Percent-encodes what a markdown destination or URL path cannot hold, keeping `/`. */
+export function encodePath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
+    .join('/');
+}

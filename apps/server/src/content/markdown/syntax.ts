@@ -1,0 +1,131 @@
+import type * as mdast from 'mdast';
+import { parseGfm } from '../markdown-libraries.js';
+
+/*
+ * Markdown syntax that more than one reader of markdown shares: parsing, the tree walk, link definitions,
+ * and the two ways hints are written (GitBook's template tags and GitHub's alerts).
+ */
+
+export function parseMarkdown(markdown: string): mdast.Root {
+  return parseGfm(markdown);
+}
+
+/** Calls `fn` on every node of the tree, parents before children. */
+export function visit(node: mdast.Nodes, fn: (node: mdast.Nodes) => void): void {
+  fn(node);
+  if ('children' in node) for (const child of node.children as mdast.Nodes[]) visit(child, fn);
+}
+
+export function collectDefinitions(tree: mdast.Root): Map<string, mdast.Definition> {
+  const definitions = new Map<string, mdast.Definition>();
+  visit(tree, (node) => {
+    // The first definition of a label wins, as in CommonMark.
+    if (node.type === 'definition' && !definitions.has(node.identifier)) definitions.set(node.identifier, node);
+  });
+  return definitions;
+}
+
+/** A GitBook hint (`{% hint style="info" %}` ... `{% endhint %}`) found among the top-level blocks. */
+export interface HintGroup {
+  type: 'quireHint';
+  style: string;
+  children: mdast.BlockContent[];
+}
+
+const HINT_OPEN = /^\{%\s*hint\s+style="([a-z]+)"\s*%\}[ \t]*(?:\n|$)/;
+const HINT_CLOSE = /(?:^|\n)[ \t]*\{%\s*endhint\s*%\}\s*$/;
+
+/**
+ * GitBook writes hints as template tags that CommonMark reads as paragraph text. Repositories synced from
+ * GitBook are full of them, so they are recognised here: either within one paragraph (no blank lines) or as
+ * an opening paragraph, blocks, and a closing paragraph. Anything unclosed is left as the text it is.
+ */
+export function groupGitBookHints(children: mdast.RootContent[]): (mdast.RootContent | HintGroup)[] {
+  const out: (mdast.RootContent | HintGroup)[] = [];
+  for (let i = 0; i < children.length; i++) {
+    const node = children[i]!;
+    const open = node.type === 'paragraph' ? matchHintOpen(node) : undefined;
+    if (!open) {
+      out.push(node);
+      continue;
+    }
+    const [style, first] = open;
+    const collected: mdast.BlockContent[] = [];
+    let closedAt = -1;
+    if (first) {
+      const closed = stripHintClose(first);
+      if (closed !== undefined) {
+        if (closed) collected.push(closed);
+        closedAt = i;
+      } else {
+        collected.push(first);
+      }
+    }
+    for (let j = i + 1; closedAt < 0 && j < children.length; j++) {
+      const next = children[j]!;
+      const closed = next.type === 'paragraph' ? stripHintClose(next) : undefined;
+      if (closed !== undefined) {
+        if (closed) collected.push(closed);
+        closedAt = j;
+      } else {
+        collected.push(next as mdast.BlockContent);
+      }
+    }
+    if (closedAt < 0) {
+      out.push(node);
+      continue;
+    }
+    out.push({ type: 'quireHint', style, children: collected });
+    i = closedAt;
+  }
+  return out;
+}
+
+/** The hint style and the rest of the paragraph (undefined when nothing is left), if it opens a hint. */
+function matchHintOpen(paragraph: mdast.Paragraph): [string, mdast.Paragraph | undefined] | undefined {
+  const first = paragraph.children[0];
+  if (first?.type !== 'text') return undefined;
+  const match = HINT_OPEN.exec(first.value);
+  if (!match) return undefined;
+  const rest = first.value.slice(match[0].length);
+  const children = rest ? [{ ...first, value: rest }, ...paragraph.children.slice(1)] : paragraph.children.slice(1);
+  return [match[1]!, children.length > 0 ? { ...paragraph, children } : undefined];
+}
+
+/** The paragraph without a trailing `{% endhint %}` (null when nothing is left), or undefined if it has none. */
+function stripHintClose(paragraph: mdast.Paragraph): mdast.Paragraph | null | undefined {
+  const last = paragraph.children[paragraph.children.length - 1];
+  if (last?.type !== 'text') return undefined;
+  const match = HINT_CLOSE.exec(last.value);
+  if (!match) return undefined;
+  const rest = last.value.slice(0, match.index);
+  const children = rest ? [...paragraph.children.slice(0, -1), { ...last, value: rest }] : paragraph.children.slice(0, -1);
+  return children.length > 0 ? { ...paragraph, children } : null;
+}
+
+/** GitHub alert markers and the hint style each one reads as. */
+export const ALERT_STYLES: Record<string, string> = {
+  NOTE: 'info',
+  TIP: 'success',
+  IMPORTANT: 'info',
+  WARNING: 'warning',
+  CAUTION: 'danger',
+};
+/** The alert marker written for a hint style. */
+export const ALERT_FOR_STYLE: Record<string, string> = { info: 'NOTE', success: 'TIP', warning: 'WARNING', danger: 'CAUTION' };
+const ALERT_MARKER = /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(?:\n|$)/;
+
+/** The hint a blockquote is, when it opens with a GitHub alert marker (`> [!NOTE]`). */
+export function alertOf(quote: mdast.Blockquote): { style: string; marker: string; children: mdast.BlockContent[] } | undefined {
+  const first = quote.children[0];
+  if (first?.type !== 'paragraph') return undefined;
+  const head = first.children[0];
+  if (head?.type !== 'text') return undefined;
+  const match = ALERT_MARKER.exec(head.value);
+  if (!match) return undefined;
+  const marker = match[1]!;
+  const rest = head.value.slice(match[0].length);
+  const inlines = rest ? [{ ...head, value: rest }, ...first.children.slice(1)] : first.children.slice(1);
+  const children = [...(inlines.length > 0 ? [{ ...first, children: inlines }] : []), ...quote.children.slice(1)];
+  return { style: ALERT_STYLES[marker]!, marker, children: children as mdast.BlockContent[] };
+}

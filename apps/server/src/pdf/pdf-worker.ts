@@ -1,0 +1,44 @@
+import { markdownToDocument } from '../content/markdown/index.js';
+import { renderPdf, type ImageRef } from './render.js';
+
+/*
+ * The worker-thread side of pdf-pool.ts: the CPU-heavy, pure part of a PDF (reading each page's markdown
+ * into a document, and laying the pages out), run where it cannot stall the requests the server is answering.
+ * Everything it needs comes in the task: the images are read beforehand, by the file ids the pages use.
+ */
+
+export interface PdfTaskPage {
+  id?: string;
+  title: string;
+  path: string;
+  markdown: string;
+}
+
+export interface PdfTask {
+  title: string;
+  subtitle?: string;
+  /** ISO date: written in the PDF, so the same content and date render the same bytes. */
+  createdAt: string;
+  pages: PdfTaskPage[];
+  /** The bytes of the space's files that pages show as images, by file id. */
+  files: Record<string, Uint8Array>;
+  compress?: boolean;
+}
+
+export default async function runPdfTask(task: PdfTask): Promise<Uint8Array> {
+  const pages = task.pages.map((page) => ({
+    ...(page.id !== undefined ? { id: page.id } : {}),
+    title: page.title,
+    path: page.path,
+    document: markdownToDocument(page.markdown),
+  }));
+  const pdf = await renderPdf({
+    title: task.title,
+    ...(task.subtitle !== undefined ? { subtitle: task.subtitle } : {}),
+    pages,
+    images: (ref: ImageRef) => (ref.kind === 'file' && typeof ref.file === 'string' ? task.files[ref.file] : undefined),
+    createdAt: new Date(task.createdAt),
+    ...(task.compress !== undefined ? { compress: task.compress } : {}),
+  });
+  return new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+}
