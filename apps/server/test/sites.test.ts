@@ -590,7 +590,7 @@ describeEachDialect('docs sites', (dialect) => {
       const w = await world();
       const site = await unwrap(create(w.admin, w.organizationId, { spaces: [w.spaceA.id] }));
       const flat = await unwrap(published(w.reader, w.organizationId, site.id));
-      expect(flat).toMatchObject({ object: 'published-content-site', site: { id: site.id }, structure: { type: 'siteSpaces' }, customizations: { site: { styling: { theme: 'clean' }, themes: { default: 'system' } }, siteSpaces: {} }, scripts: [] });
+      expect(flat).toMatchObject({ object: 'published-content-site', site: { id: site.id }, structure: { type: 'siteSpaces' }, customizations: { site: { styling: { theme: 'clean' }, themes: { default: 'light' } }, siteSpaces: {} }, scripts: [] });
       expect(flat.structure.structure.map((item) => item.id)).toHaveLength(1);
       const section = await unwrap(addSection(w.admin, w.organizationId, site.id, { spaceId: w.spaceB.id, title: 'Main' }));
       const group = await unwrap(addGroup(w.admin, w.organizationId, site.id, { title: 'Group' }));

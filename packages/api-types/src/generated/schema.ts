@@ -5157,10 +5157,10 @@ export interface components {
             /** @description Light and dark themes. */
             themes?: {
                 /**
-                 * @description Theme used when the reader has not chosen one; `system` follows the reader's device.
+                 * @description Theme used when the reader has not chosen one (the public API knows no other value).
                  * @enum {string}
                  */
-                default?: "light" | "dark" | "system";
+                default?: "light" | "dark";
                 /** @description Whether readers can switch between the themes. */
                 toggeable?: boolean;
             };
@@ -6078,6 +6078,18 @@ export interface components {
              * @description When the review was given.
              */
             readonly createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the review was last changed; a review is never edited, so this is when it was given.
+             */
+            readonly updatedAt: string;
+            readonly urls: {
+                /**
+                 * Format: uri
+                 * @description URL of the review in the API.
+                 */
+                location: string;
+            };
         };
         /** @description One page of the reviews of a change request, oldest first. */
         ChangeRequestReviewList: {

@@ -94,17 +94,17 @@ export function changeRequestHandlers({ services, present }: HandlerDeps): Handl
 
     getReviewsByChangeRequestId: async ({ caller, params, query }) => {
       const { page, currentRevisionId, viewer } = await getReviewsByChangeRequestId(services, caller, params.spaceId, params.changeRequestId, query);
-      return { status: 200, body: listAnswer(page, (listing) => presentReview(present, { ...listing, currentRevisionId, viewer })) };
+      return { status: 200, body: listAnswer(page, (listing) => presentReview(present, params.spaceId, { ...listing, currentRevisionId, viewer })) };
     },
 
     submitChangeRequestReview: async ({ caller, params, body }) => ({
       status: 201,
-      body: presentReview(present, await submitChangeRequestReview(services, caller, params.spaceId, params.changeRequestId, body)),
+      body: presentReview(present, params.spaceId, await submitChangeRequestReview(services, caller, params.spaceId, params.changeRequestId, body)),
     }),
 
     getChangeRequestReviewById: async ({ caller, params }) => ({
       status: 200,
-      body: presentReview(present, await getChangeRequestReviewById(services, caller, params.spaceId, params.changeRequestId, params.reviewId)),
+      body: presentReview(present, params.spaceId, await getChangeRequestReviewById(services, caller, params.spaceId, params.changeRequestId, params.reviewId)),
     }),
 
     getChangeRequestPDF: async ({ caller, params, query }) => ({

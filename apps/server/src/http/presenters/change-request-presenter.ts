@@ -72,7 +72,7 @@ type ApiReview = components['schemas']['ChangeRequestReview'];
 type ApiRequestedReviewer = components['schemas']['ChangeRequestRequestedReviewer'];
 
 /** A review: outdated when the request's revision moved on since it was given. */
-export function presentReview(context: PresentContext, { review, reviewer, currentRevisionId, viewer }: ReviewView): ApiReview {
+export function presentReview(context: PresentContext, spaceId: string, { review, reviewer, currentRevisionId, viewer }: ReviewView): ApiReview {
   const comment = review.comment === null ? undefined : parseComment(review.comment);
   return {
     object: 'change-request-review',
@@ -83,6 +83,11 @@ export function presentReview(context: PresentContext, { review, reviewer, curre
     outdated: review.revision_id !== currentRevisionId,
     ...(comment ? { comment } : {}),
     createdAt: review.created_at,
+    // A review is never edited (a new submission is a new review), so it was last updated when it was given.
+    updatedAt: review.created_at,
+    urls: {
+      location: apiUrl(context, `/spaces/${encodeURIComponent(spaceId)}/change-requests/${encodeURIComponent(review.change_request_id)}/reviews/${encodeURIComponent(review.id)}`),
+    },
   };
 }
 

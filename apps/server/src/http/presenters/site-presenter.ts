@@ -157,10 +157,13 @@ export function presentShareLink(context: PresentContext, site: SiteWithCount, {
  */
 const DEFAULT_SITE_CUSTOMIZATION: ApiSiteCustomization = {
   styling: {
-    theme: 'clean', primaryColor: { light: '#346DDB', dark: '#346DDB' }, corners: 'rounded', depth: 'subtle', links: 'default', font: 'Inter',
+    theme: 'clean', primaryColor: { light: '#346DDB', dark: '#346DDB' },
+    // The public API's styling always carries the hint colors; these are its defaults.
+    infoColor: { light: '#787878', dark: '#787878' }, successColor: { light: '#02AD00', dark: '#02AD00' },
+    warningColor: { light: '#FE9A00', dark: '#FE9A00' }, dangerColor: { light: '#FB2C36', dark: '#FB2C36' }, corners: 'rounded', depth: 'subtle', links: 'default', font: 'Inter',
     monospaceFont: 'IBMPlexMono', icons: 'regular', sidebar: { background: 'default', list: 'default' }, search: 'prominent',
   },
-  themes: { default: 'system', toggeable: true },
+  themes: { default: 'light', toggeable: true },
   pdf: { enabled: true },
   feedback: { enabled: false },
   ai: { mode: 'search' },
