@@ -169,6 +169,62 @@ registerProvider({
   },
 });
 
+// A docs site publishing the gate space, with a section on a second space, a section group and a share link.
+registerProvider({
+  provides: ['siteId', 'siteSpaceId', 'siteSectionId', 'siteSectionGroupId', 'shareLinkId'],
+  needs: ['organizationId', 'spaceId'],
+  create: async (world) => {
+    const organizationId = id(world, 'organizationId');
+    const orgPath = { params: { path: { organizationId } } };
+    const site = await unwrap(client(world).POST('/orgs/{organizationId}/sites', { ...orgPath, body: { title: 'Gate site' } as never }));
+    const sitePath = { params: { path: { organizationId, siteId: site.id } } };
+    const siteSpace = await unwrap(client(world).POST('/orgs/{organizationId}/sites/{siteId}/site-spaces', { ...sitePath, body: { spaceId: id(world, 'spaceId') } as never }));
+    const sectionSpace = await unwrap(client(world).POST('/orgs/{organizationId}/spaces', { ...orgPath, body: { title: 'Gate section space' } }));
+    const section = await unwrap(client(world).POST('/orgs/{organizationId}/sites/{siteId}/sections', { ...sitePath, body: { spaceId: sectionSpace.id, title: 'Gate section' } as never }));
+    const group = await unwrap(client(world).POST('/orgs/{organizationId}/sites/{siteId}/section-groups', { ...sitePath, body: { title: 'Gate group' } }));
+    const link = await unwrap(client(world).POST('/orgs/{organizationId}/sites/{siteId}/share-links', { ...sitePath, body: { name: 'Gate link' } }));
+    return { siteId: site.id, siteSpaceId: siteSpace.id, siteSectionId: section.id, siteSectionGroupId: group.id, shareLinkId: link.id };
+  },
+});
+
+const GATE_SPEC = 'openapi: 3.0.3\ninfo:\n  title: Gate\n  version: 1.0.0\npaths:\n  /things:\n    get:\n      responses:\n        \'200\':\n          description: The things\n';
+
+registerProvider({
+  provides: ['specSlug', 'versionId'],
+  needs: ['organizationId'],
+  create: async (world) => {
+    const organizationId = id(world, 'organizationId');
+    await unwrap(client(world).POST('/orgs/{organizationId}/openapi', { params: { path: { organizationId } }, body: { slug: 'gate-spec', source: { text: GATE_SPEC } } as never }));
+    // Versions are made by the processing job, which the test server does not run by itself.
+    const runner = new JobRunner({ services: world.server.running.services, handlers: allJobHandlers() });
+    while (await runner.runOnce()) { /* until the queue is empty */ }
+    const versions = await unwrap(client(world).GET('/orgs/{organizationId}/openapi/{specSlug}/versions', { params: { path: { organizationId, specSlug: 'gate-spec' } } }));
+    return { specSlug: 'gate-spec', versionId: versions.items[0]!.id };
+  },
+});
+
+registerProvider({
+  provides: ['samlProviderId'],
+  needs: ['organizationId'],
+  create: async (world) => ({
+    samlProviderId: (await unwrap(client(world).POST('/orgs/{organizationId}/saml', { params: { path: { organizationId: id(world, 'organizationId') } }, body: { label: 'Gate SAML' } as never }))).id,
+  }),
+});
+
+// A review of the open change request, by a reviewer (nobody reviews their own change request).
+registerProvider({
+  provides: ['reviewId'],
+  needs: ['spaceId', 'changeRequestId'],
+  create: async (world) => {
+    const reviewer = await newMember(world.server, world.org, 'review');
+    const review = await unwrap(reviewer.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/reviews', {
+      params: { path: { spaceId: id(world, 'spaceId'), changeRequestId: id(world, 'changeRequestId') } },
+      body: { status: 'approved' },
+    }));
+    return { reviewId: review.id };
+  },
+});
+
 /*
  * Valid bodies the schemas alone do not give (a pattern, "at least one property", ids of real things). The
  * gates build every other body from the schema; a family whose operations need one registers it here.
@@ -198,3 +254,23 @@ registerValidBody('updateCommentReplyInSpace', () => ({ body: { markdown: 'Edite
 registerValidBody('exportToGitRepository', () => ({ ...gitTarget, commitMessage: 'Export from the gates' }));
 registerValidBody('importGitRepository', () => gitTarget);
 registerValidBody('updateGlossaryEntries', () => ({ operations: [{ type: 'insert', translations: { en: 'page', fr: 'page' } }] }));
+registerValidBody('createSite', () => ({ title: 'Another gate site' }));
+registerValidBody('updateSiteById', () => ({ title: 'Renamed site' }));
+registerValidBody('addSpaceToSite', (world) => ({ spaceId: id(world, 'spaceId') }));
+registerValidBody('updateSiteSpaceById', () => ({ path: 'renamed' }));
+registerValidBody('addSectionToSite', (world) => ({ spaceId: id(world, 'spaceId'), title: 'Another section' }));
+registerValidBody('updateSiteSectionById', () => ({ title: 'Renamed section' }));
+registerValidBody('addSectionGroupToSite', () => ({ title: 'Another group' }));
+registerValidBody('updateSiteSectionGroupById', () => ({ title: 'Renamed group' }));
+registerValidBody('addSectionToGroup', (world) => ({ sectionId: id(world, 'siteSectionId') }));
+registerValidBody('createSiteShareLink', () => ({ name: 'Another link' }));
+registerValidBody('updateSiteShareLinkById', () => ({ name: 'Renamed link' }));
+registerValidBody('createOpenAPISpec', () => ({ slug: 'gate-spec-two', source: { text: GATE_SPEC } }));
+registerValidBody('createOrUpdateOpenAPISpecBySlug', () => ({ source: { text: GATE_SPEC } }));
+registerValidBody('updateOpenAPISpecBySlug', () => ({ visibility: 'private' }));
+registerValidBody('createOrganizationSAMLProvider', () => ({ label: 'Another SAML' }));
+registerValidBody('updateOrganizationSAMLProvider', () => ({ label: 'Renamed SAML' }));
+registerValidBody('submitChangeRequestReview', () => ({ status: 'changes-requested' }));
+registerValidBody('requestReviewersForChangeRequest', (world) => ({ users: [id(world, 'userId')] }));
+registerValidBody('inviteToSpace', (world) => ({ role: 'comment', users: [id(world, 'userId')] }));
+registerValidBody('inviteToCollection', (world) => ({ role: 'comment', users: [id(world, 'userId')] }));
