@@ -3,8 +3,12 @@ import { loadBundledSpec, type OperationInfo } from '../../src/http/openapi/spec
 import { collectionPermissions } from '../../src/policies/collection-policy.js';
 import { canIngestConversations, canReadConversations } from '../../src/policies/conversation-policy.js';
 import { canEditGlossary, canReadGlossary } from '../../src/policies/glossary-policy.js';
+import { canReviewOwnChangeRequest } from '../../src/policies/merge-rule-policy.js';
+import { canReadOpenApiSpecs } from '../../src/policies/openapi-spec-policy.js';
+import { canManageSamlProviders, canListSsoLogins } from '../../src/policies/saml-policy.js';
+import { canManageSites, canReadSites, canSeeShareKeys } from '../../src/policies/site-policy.js';
 import { canListMembers, canManageMembers, canViewMember } from '../../src/policies/member-policy.js';
-import { organizationPermissions, type OrganizationMembership } from '../../src/policies/organization-policy.js';
+import { canManageOpenApiSpecs, organizationPermissions, type OrganizationMembership } from '../../src/policies/organization-policy.js';
 import type { RoleOrGuest } from '../../src/policies/roles.js';
 import { spacePermissions, type SpacePermission } from '../../src/policies/space-policy.js';
 import { canCreateTeam, canListTeams, canListTeamsOfMember, teamMembershipPermissions, teamPermissions } from '../../src/policies/team-policy.js';
@@ -24,7 +28,7 @@ import { hasErrorShape, runOrder, sendRaw, sendValid, snapshotUrl, validRequest 
  */
 
 type Person = { role: RoleOrGuest; userId: string };
-type Rule = (person: Person, targets: { userId: string }) => boolean;
+type Rule = (person: Person, targets: { userId: string; changeRequestCreator: string }) => boolean;
 
 const membership = (role: RoleOrGuest): OrganizationMembership => ({ role, disabled: false });
 /** The gate's spaces and collections hang from the organization, inherit its roles and have no grants. */
@@ -84,6 +88,57 @@ const RULES: Record<string, Rule> = {
   exportToGitRepository: space('triggerGitSync'),
   updateChangeRequest: space('edit'),
   restoreSpace: space('admin'),
+  // Reviews (change-request-review-service): asking and un-asking reviewers edits the request; reviewing needs
+  // the review permission, and never by the request's author (the gate's admin made its change request).
+  requestReviewersForChangeRequest: space('edit'),
+  removeRequestedReviewerFromChangeRequest: space('edit'),
+  submitChangeRequestReview: (person, targets) => space('review')(person, targets) && canReviewOwnChangeRequest(person.userId, targets.changeRequestCreator),
+  // Grants (content-grant-service): listed and changed by the admins of the space or collection.
+  listPermissionsInSpace: space('admin'),
+  inviteToSpace: space('admin'),
+  updateUserPermissionInSpace: space('admin'),
+  updateTeamPermissionInSpace: space('admin'),
+  removeUserPermissionInSpace: space('admin'),
+  removeTeamPermissionInSpace: space('admin'),
+  listPermissionsInCollection: collection('admin'),
+  inviteToCollection: collection('admin'),
+  updateUserPermissionInCollection: collection('admin'),
+  updateTeamPermissionInCollection: collection('admin'),
+  removeUserPermissionInCollection: collection('admin'),
+  removeTeamPermissionInCollection: collection('admin'),
+  // SAML single sign-on (saml-policy): configured by admins; its sign-in entry points shown to the organization.
+  listSAMLProvidersInOrganizationById: ({ role }) => canManageSamlProviders(membership(role)),
+  getOrganizationSAMLProviderById: ({ role }) => canManageSamlProviders(membership(role)),
+  createOrganizationSAMLProvider: ({ role }) => canManageSamlProviders(membership(role)),
+  updateOrganizationSAMLProvider: ({ role }) => canManageSamlProviders(membership(role)),
+  deleteOrganizationSAMLProvider: ({ role }) => canManageSamlProviders(membership(role)),
+  listSSOProviderLoginsInOrganization: ({ role }) => canListSsoLogins(membership(role)),
+  // OpenAPI specifications (openapi-spec-policy): members read them; the create role and above change them.
+  listOpenAPISpecs: ({ role }) => canReadOpenApiSpecs(membership(role)),
+  getOpenAPISpecBySlug: ({ role }) => canReadOpenApiSpecs(membership(role)),
+  listOpenAPISpecVersions: ({ role }) => canReadOpenApiSpecs(membership(role)),
+  getLatestOpenAPISpecVersion: ({ role }) => canReadOpenApiSpecs(membership(role)),
+  getOpenAPISpecVersionById: ({ role }) => canReadOpenApiSpecs(membership(role)),
+  createOpenAPISpec: ({ role }) => canManageOpenApiSpecs(membership(role)),
+  createOrUpdateOpenAPISpecBySlug: ({ role }) => canManageOpenApiSpecs(membership(role)),
+  updateOpenAPISpecBySlug: ({ role }) => canManageOpenApiSpecs(membership(role)),
+  deleteOpenAPISpecBySlug: ({ role }) => canManageOpenApiSpecs(membership(role)),
+  // Docs sites (site-policy): the organization reads them; its admins change them and see share-link keys.
+  listSites: ({ role }) => canReadSites(membership(role)),
+  getSiteById: ({ role }) => canReadSites(membership(role)),
+  listSiteSpaces: ({ role }) => canReadSites(membership(role)),
+  listSiteSections: ({ role }) => canReadSites(membership(role)),
+  listSiteSectionGroups: ({ role }) => canReadSites(membership(role)),
+  listSiteAdaptiveTemplateConditions: ({ role }) => canReadSites(membership(role)),
+  listSiteShareLinks: ({ role }) => canSeeShareKeys(membership(role)),
+  getSiteAdaptiveSchema: ({ role }) => canManageSites(membership(role)),
+  ...Object.fromEntries([
+    'createSite', 'updateSiteById', 'deleteSiteById', 'publishSite', 'unpublishSite', 'updateSiteAdaptiveSchema',
+    'addSpaceToSite', 'updateSiteSpaceById', 'moveSiteSpace', 'deleteSiteSpaceById',
+    'addSectionToSite', 'updateSiteSectionById', 'deleteSiteSectionById',
+    'addSectionGroupToSite', 'updateSiteSectionGroupById', 'deleteSiteSectionGroupById', 'addSectionToGroup', 'removeSectionFromGroup',
+    'createSiteShareLink', 'updateSiteShareLinkById', 'deleteSiteShareLinkById',
+  ].map((operationId): [string, Rule] => [operationId, ({ role }) => canManageSites(membership(role))])),
 };
 
 /** Reads of a space's content and discussions: whoever sees the space (space-policy `view`). */
@@ -164,11 +219,13 @@ describeEachDialect('access matrices', (dialect) => {
       }
       for (const person of people) {
         const label = `${operation.operationId} as ${person.role ?? 'guest'}`;
-        const allowed = rule(person, { userId: world.ids.userId! });
+        const allowed = rule(person, { userId: world.ids.userId!, changeRequestCreator: world.org.userId });
         roleCells.checked += 1;
         if (!allowed) {
           roleCells.refused += 1;
-          await expectRefused(label, operation, tokens.get(person)!, [403, 404]);
+          // The gate's change request is merged by then (mergeChangeRequest runs first), and a merged request
+          // refuses every review with 409 before the author rule is reached.
+          await expectRefused(label, operation, tokens.get(person)!, operation.operationId === 'submitChangeRequestReview' ? [403, 404, 409] : [403, 404]);
           continue;
         }
         roleCells.allowed += 1;

@@ -94,6 +94,18 @@ registerProvider({
 });
 
 // Main content with a page and a file (merged from a change request), then an open change request on it.
+// The gate team holds a role on the gate space and collection, so that its grant can be changed and removed.
+registerProvider({
+  provides: ['teamGrants'],
+  needs: ['spaceId', 'collectionId', 'teamId'],
+  create: async (world) => {
+    const teams = [id(world, 'teamId')];
+    await unwrap(client(world).POST('/spaces/{spaceId}/permissions', { params: { path: { spaceId: id(world, 'spaceId') } }, body: { role: 'read', teams } }));
+    await unwrap(client(world).POST('/collections/{collectionId}/permissions', { params: { path: { collectionId: id(world, 'collectionId') } }, body: { role: 'read', teams } }));
+    return { teamGrants: 'made' };
+  },
+});
+
 registerProvider({
   provides: ['pageId', 'fileId', 'changeRequestId'],
   needs: ['spaceId'],
@@ -169,6 +181,13 @@ registerProvider({
   },
 });
 
+const GATE_ADAPTIVE_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  type: 'object',
+  additionalProperties: false,
+  properties: { unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', additionalProperties: false, properties: { beta: { type: 'boolean', description: 'Beta tester' } } } },
+};
+
 // A docs site publishing the gate space, with a section on a second space, a section group and a share link.
 registerProvider({
   provides: ['siteId', 'siteSpaceId', 'siteSectionId', 'siteSectionGroupId', 'shareLinkId'],
@@ -183,6 +202,8 @@ registerProvider({
     const section = await unwrap(client(world).POST('/orgs/{organizationId}/sites/{siteId}/sections', { ...sitePath, body: { spaceId: sectionSpace.id, title: 'Gate section' } as never }));
     const group = await unwrap(client(world).POST('/orgs/{organizationId}/sites/{siteId}/section-groups', { ...sitePath, body: { title: 'Gate group' } }));
     const link = await unwrap(client(world).POST('/orgs/{organizationId}/sites/{siteId}/share-links', { ...sitePath, body: { name: 'Gate link' } }));
+    // An adaptive schema, without which reading it answers 404 to everyone.
+    await unwrap(client(world).PUT('/orgs/{organizationId}/sites/{siteId}/adaptive-schema', { ...sitePath, body: { jsonSchema: GATE_ADAPTIVE_SCHEMA as never } }));
     return { siteId: site.id, siteSpaceId: siteSpace.id, siteSectionId: section.id, siteSectionGroupId: group.id, shareLinkId: link.id };
   },
 });
@@ -274,3 +295,6 @@ registerValidBody('submitChangeRequestReview', () => ({ status: 'changes-request
 registerValidBody('requestReviewersForChangeRequest', (world) => ({ users: [id(world, 'userId')] }));
 registerValidBody('inviteToSpace', (world) => ({ role: 'comment', users: [id(world, 'userId')] }));
 registerValidBody('inviteToCollection', (world) => ({ role: 'comment', users: [id(world, 'userId')] }));
+registerValidBody('updateSiteAdaptiveSchema', () => ({ jsonSchema: GATE_ADAPTIVE_SCHEMA }));
+registerValidBody('updateTeamPermissionInSpace', () => ({ role: 'comment' }));
+registerValidBody('updateTeamPermissionInCollection', () => ({ role: 'comment' }));
