@@ -270,8 +270,9 @@ describeEachDialect('SAML sign-in', (dialect) => {
 
     it('`quire login` signs the command line in and prints a working token', async () => {
       const org = await organizationWithProvider();
-      const script = fileURLToPath(new URL('../../../scripts/quire.mjs', import.meta.url));
-      const child = spawn(process.execPath, [script, 'login', '--url', server.url, '--provider', org.provider.id, '--no-browser'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      // Exactly as the README shows it, from the repository's root.
+      const root = fileURLToPath(new URL('../../../', import.meta.url));
+      const child = spawn('npm', ['run', '-s', 'quire', '--', 'login', '--url', server.url, '--provider', org.provider.id, '--no-browser'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -293,8 +294,12 @@ describeEachDialect('SAML sign-in', (dialect) => {
       expect(loopbackAnswer.status).toBe(200);
       const exitCode = await new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', resolve)));
       expect(exitCode, stderr).toBe(0);
-      const printed = JSON.parse(stdout) as { token: string; organization: string };
+      const printed = JSON.parse(stdout) as { token: string; organization: string; user: string; expiresAt: string };
+      // Every field the README says it prints.
+      expect(Object.keys(printed).sort()).toEqual(['expiresAt', 'organization', 'token', 'user']);
       expect(printed.organization).toBe(org.organizationId);
+      expect(Date.parse(printed.expiresAt)).toBeGreaterThan(Date.now());
+      expect((await unwrap(server.client(printed.token).GET('/user'))).id).toBe(printed.user);
       expect((await unwrap(server.client(printed.token).GET('/user'))).email).toBe('terminal@example.com');
     });
 

@@ -42,6 +42,8 @@ export interface OperationFigures {
   allowed: number;
   /** Answers with a status the public description does not declare for the operation (nothing to check). */
   undeclaredStatus: number;
+  /** Answers nested deeper than `MAX_VALIDATED_DEPTH`, counted but not validated (see there). */
+  tooDeep: number;
   /** Distinct violations (instance path with indexes as `*`, and message), with how often each was seen. */
   violations: Record<string, { count: number; allowedBy?: string; example: string }>;
 }
@@ -267,6 +269,27 @@ export function recordAnswer(method: string, url: string, status: number, body: 
   pending.push({ method, url, status, body });
 }
 
+/**
+ * The public description's document nodes are unions without a tag at several levels (inline nodes, marks,
+ * fragments), so Ajv tries every branch at every level: validating content nested as deep as the content
+ * limits allow (32 nested lists or quotes, about 130 levels of JSON) takes time exponential in its depth,
+ * hours for one answer. Answers deeper than this are counted in the figures (`tooDeep`) and not validated;
+ * ordinary pages, trees and lists stay well below it.
+ */
+const MAX_VALIDATED_DEPTH = 48;
+
+/** Whether `value` nests objects and arrays deeper than `limit` (iterative: a deep answer must not overflow the stack). */
+function deeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Validates one answer and counts it (nothing for operations the public API lacks). */
 function validateAnswer(method: string, url: string, status: number, body: unknown): void {
   const pathname = new URL(url).pathname;
@@ -274,10 +297,14 @@ function validateAnswer(method: string, url: string, status: number, body: unkno
   if (!operation) return;
   let entry = figures.get(operation.route);
   if (!entry) {
-    entry = { operationId: operation.operationId, route: operation.route, answers: 0, failing: 0, allowed: 0, undeclaredStatus: 0, violations: {} };
+    entry = { operationId: operation.operationId, route: operation.route, answers: 0, failing: 0, allowed: 0, undeclaredStatus: 0, tooDeep: 0, violations: {} };
     figures.set(operation.route, entry);
   }
   entry.answers++;
+  if (deeperThan(body, MAX_VALIDATED_DEPTH)) {
+    entry.tooDeep++;
+    return;
+  }
   const validate = validatorFor(operation, status);
   if (validate === undefined) {
     entry.undeclaredStatus++;
@@ -326,11 +353,12 @@ export function mergeFigures(all: OperationFigures[][]): OperationFigures[] {
   const merged = new Map<string, OperationFigures>();
   for (const taken of all) {
     for (const entry of taken) {
-      const into = merged.get(entry.route) ?? { ...entry, answers: 0, failing: 0, allowed: 0, undeclaredStatus: 0, violations: {} };
+      const into = merged.get(entry.route) ?? { ...entry, answers: 0, failing: 0, allowed: 0, undeclaredStatus: 0, tooDeep: 0, violations: {} };
       into.answers += entry.answers;
       into.failing += entry.failing;
       into.allowed += entry.allowed;
       into.undeclaredStatus += entry.undeclaredStatus;
+      into.tooDeep += entry.tooDeep;
       for (const [key, seen] of Object.entries(entry.violations)) {
         const existing = into.violations[key];
         into.violations[key] = existing ? { ...existing, count: existing.count + seen.count } : { ...seen };
@@ -347,11 +375,11 @@ export function renderReport(merged: OperationFigures[]): { text: string; summar
   const violating = merged.filter((entry) => entry.failing + entry.allowed > 0).length;
   const summary = `wire-compatibility gate: ${merged.length} public operations covered, ${total((e) => e.answers)} answers validated against @gitbook/api's description, ` +
     `${total((e) => e.failing + e.allowed)} with violations (${total((e) => e.failing)} not allowed, ${total((e) => e.allowed)} allow-listed) from ${violating} operations, ` +
-    `${total((e) => e.undeclaredStatus)} with a status the public description does not declare`;
+    `${total((e) => e.undeclaredStatus)} with a status the public description does not declare, ${total((e) => e.tooDeep)} nested too deep to validate`;
   const lines = [
     '# Wire-compatibility report', '', summary, '',
-    '| operation | route | answers | violating (not allowed) | violating (allow-listed) | undeclared status |', '|---|---|---|---|---|---|',
-    ...merged.map((entry) => `| ${entry.operationId} | ${entry.route} | ${entry.answers} | ${entry.failing} | ${entry.allowed} | ${entry.undeclaredStatus} |`),
+    '| operation | route | answers | violating (not allowed) | violating (allow-listed) | undeclared status | too deep |', '|---|---|---|---|---|---|---|',
+    ...merged.map((entry) => `| ${entry.operationId} | ${entry.route} | ${entry.answers} | ${entry.failing} | ${entry.allowed} | ${entry.undeclaredStatus} | ${entry.tooDeep} |`),
     '', '## Violations', '',
   ];
   for (const entry of merged) {
