@@ -62,9 +62,9 @@ export default {
     // Connections, dialect differences and migrations.
     db: { paths: ['db/'], mayImport: [], mayBuildSql: true },
 
-    // Used by every layer: errors, pagination cursors, ids, configuration, logging, lazy loading.
+    // Used by every layer: errors, pagination cursors, ids, configuration, logging, lazy loading, worker threads.
     shared: {
-      paths: ['errors.ts', 'pagination.ts', 'ids.ts', 'config.ts', 'logger.ts', 'lazy-module.ts'],
+      paths: ['errors.ts', 'pagination.ts', 'ids.ts', 'config.ts', 'logger.ts', 'lazy-module.ts', 'worker-pool.ts'],
       mayImport: [],
       shared: true,
     },

@@ -1,8 +1,4 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Piscina } from 'piscina';
-import { lazyModule } from '../lazy-module.js';
+import { lazyWorkerPool } from '../worker-pool.js';
 import type { BatchInput, BatchOutput, ClusterDescription } from './clustering.js';
 import type { AnalysisTask } from './analysis-worker.js';
 
@@ -12,29 +8,10 @@ import type { AnalysisTask } from './analysis-worker.js';
  * on the first batch and ends after a minute without work.
  */
 
-const here = fileURLToPath(import.meta.url);
-
-/** The compiled worker: beside this file in dist/, or (running from the TypeScript sources, as tests do) in dist/ of the package. */
-function workerFile(): string {
-  const sibling = join(dirname(here), 'analysis-worker.js');
-  if (here.endsWith('.js')) return sibling;
-  const built = resolve(dirname(here), '../../dist/analysis/analysis-worker.js');
-  if (!existsSync(built)) throw new Error(`the analysis worker is not built (${built}); run npx turbo build`);
-  return built;
-}
-
-/** The pool library, loaded when the first batch is analysed rather than when the server starts. */
-const piscina = lazyModule<typeof import('piscina')>('piscina', { warm: false });
-
-let pool: Piscina | undefined;
-
-function analysisPool(): Piscina {
-  pool ??= new (piscina().Piscina)({ filename: workerFile(), minThreads: 0, maxThreads: 1, idleTimeout: 60_000 });
-  return pool;
-}
+const pool = lazyWorkerPool({ owner: import.meta.url, worker: 'analysis-worker.js', description: 'the analysis worker' });
 
 async function run<T>(task: AnalysisTask): Promise<T> {
-  return (await analysisPool().run(task)) as T;
+  return (await pool.run(task)) as T;
 }
 
 export function groupBatchOffThread(input: BatchInput): Promise<BatchOutput> {
@@ -46,8 +23,6 @@ export function describeClustersOffThread(clusters: Array<ReadonlyArray<{ title:
 }
 
 /** Ends the worker thread (it also ends by itself when idle). */
-export async function closeAnalysisPool(): Promise<void> {
-  const current = pool;
-  pool = undefined;
-  await current?.destroy();
+export function closeAnalysisPool(): Promise<void> {
+  return pool.close();
 }

@@ -1,8 +1,4 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Piscina } from 'piscina';
-import { lazyModule } from '../lazy-module.js';
+import { lazyWorkerPool } from '../worker-pool.js';
 import type { SpecProcessInput, SpecProcessResult } from './spec-processing.js';
 
 /*
@@ -13,40 +9,15 @@ import type { SpecProcessInput, SpecProcessResult } from './spec-processing.js';
  * PARSE_ERROR: a hostile document (deep nesting, huge expansions) costs one thread, not the process.
  */
 
-const here = fileURLToPath(import.meta.url);
-
-/** The compiled worker: beside this file in dist/, or (running from the TypeScript sources, as tests do) in dist/ of the package. */
-function workerFile(): string {
-  const sibling = join(dirname(here), 'spec-worker.js');
-  if (here.endsWith('.js')) return sibling;
-  const built = resolve(dirname(here), '../../dist/specs/spec-worker.js');
-  if (!existsSync(built)) throw new Error(`the OpenAPI worker is not built (${built}); run npx turbo build`);
-  return built;
-}
-
-/** The pool library, loaded when the first document is processed rather than when the server starts. */
-const piscina = lazyModule<typeof import('piscina')>('piscina', { warm: false });
-
 /** Memory of the worker's heap: a 10 MB document parses into a few hundred MB of objects at most. */
 const WORKER_HEAP_MB = 1024;
 
-let pool: Piscina | undefined;
-
-function specPool(): Piscina {
-  pool ??= new (piscina().Piscina)({
-    filename: workerFile(),
-    minThreads: 0,
-    maxThreads: 1,
-    idleTimeout: 60_000,
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-  });
-  return pool;
-}
+const pool = lazyWorkerPool({ owner: import.meta.url, worker: 'spec-worker.js', description: 'the OpenAPI worker', heapMb: WORKER_HEAP_MB });
 
 /** Processes one document off the event loop within `timeLimitMs` (the worker is ended when it is exceeded). */
 export async function processSpecOffThread(input: SpecProcessInput, timeLimitMs: number): Promise<SpecProcessResult> {
   try {
-    return (await specPool().run(input, { signal: AbortSignal.timeout(timeLimitMs) })) as SpecProcessResult;
+    return (await pool.run(input, { signal: AbortSignal.timeout(timeLimitMs) })) as SpecProcessResult;
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
     if (name === 'AbortError' || name === 'TimeoutError') {
@@ -60,8 +31,6 @@ export async function processSpecOffThread(input: SpecProcessInput, timeLimitMs:
 }
 
 /** Ends the worker thread (it also ends by itself when idle). */
-export async function closeSpecPool(): Promise<void> {
-  const current = pool;
-  pool = undefined;
-  await current?.destroy();
+export function closeSpecPool(): Promise<void> {
+  return pool.close();
 }

@@ -1,8 +1,4 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Piscina } from 'piscina';
-import { lazyModule } from '../../lazy-module.js';
+import { lazyWorkerPool } from '../../worker-pool.js';
 import { ContentError } from '../errors.js';
 import type { LinkDestination } from './links.js';
 import type { CheckMarkdownResult } from './markdown-worker.js';
@@ -19,25 +15,7 @@ export const OFF_THREAD_MARKDOWN_LENGTH = 20_000;
 /** How long checking one markdown text may take before it is refused. */
 export const MARKDOWN_TIME_LIMIT_MS = 60_000;
 
-const here = fileURLToPath(import.meta.url);
-
-/** The compiled worker: beside this file in dist/, or (running from the TypeScript sources, as tests do) in dist/ of the package. */
-function workerFile(): string {
-  const sibling = join(dirname(here), 'markdown-worker.js');
-  if (here.endsWith('.js')) return sibling;
-  const built = resolve(dirname(here), '../../../dist/content/markdown/markdown-worker.js');
-  if (!existsSync(built)) throw new Error(`the markdown worker is not built (${built}); run npx turbo build`);
-  return built;
-}
-
-const piscina = lazyModule<typeof import('piscina')>('piscina', { warm: false });
-
-let pool: Piscina | undefined;
-
-function markdownPool(): Piscina {
-  pool ??= new (piscina().Piscina)({ filename: workerFile(), minThreads: 0, maxThreads: 1, idleTimeout: 60_000, resourceLimits: { maxOldGenerationSizeMb: 1024 } });
-  return pool;
-}
+const pool = lazyWorkerPool({ owner: import.meta.url, worker: 'markdown-worker.js', description: 'the markdown worker', heapMb: 1024 });
 
 /**
  * Checks markdown about to be stored against the content limits and answers its link destinations, parsed
@@ -47,7 +25,7 @@ export async function checkMarkdownOffThread(markdown: string, what: string): Pr
   const signal = AbortSignal.timeout(MARKDOWN_TIME_LIMIT_MS);
   let result: CheckMarkdownResult;
   try {
-    result = (await markdownPool().run({ markdown, what }, { signal })) as CheckMarkdownResult;
+    result = (await pool.run({ markdown, what }, { signal })) as CheckMarkdownResult;
   } catch (error) {
     if (signal.aborted) throw new ContentError('content_limit', `${what} took longer than ${MARKDOWN_TIME_LIMIT_MS / 1000} seconds to read, its limit`);
     throw error;
@@ -57,8 +35,6 @@ export async function checkMarkdownOffThread(markdown: string, what: string): Pr
 }
 
 /** Ends the worker thread (it also ends by itself when idle). */
-export async function closeMarkdownPool(): Promise<void> {
-  const current = pool;
-  pool = undefined;
-  await current?.destroy();
+export function closeMarkdownPool(): Promise<void> {
+  return pool.close();
 }
