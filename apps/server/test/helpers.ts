@@ -93,3 +93,33 @@ export function expectError(result: { response: Response; error?: unknown }, sta
 export function useTestServer(options: TestServerOptions): TestServer {
   return useForSuite('test server', () => startTestServer(options), (server) => server.close());
 }
+
+/** What `/healthz` answered while some work ran: how many answers, their p95 and slowest, in milliseconds. */
+export interface HealthzWhile<T> {
+  result: T;
+  answers: number;
+  p95: number;
+  max: number;
+}
+
+/**
+ * Asks `/healthz` every 10 ms until `work` settles, and answers the latencies seen meanwhile: the measure of
+ * "one request never stalls the others" while heavy work (a large write, a PDF) runs in the same server.
+ */
+export async function healthzWhile<T>(serverUrl: string, work: Promise<T>): Promise<HealthzWhile<T>> {
+  let done = false;
+  const settled = work.finally(() => {
+    done = true;
+  });
+  const latencies: number[] = [];
+  while (!done) {
+    const sent = performance.now();
+    expect((await fetch(`${serverUrl}/healthz`)).status).toBe(200);
+    latencies.push(performance.now() - sent);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const result = await settled;
+  latencies.sort((a, b) => a - b);
+  const p95 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.95))] ?? 0;
+  return { result, answers: latencies.length, p95, max: latencies[latencies.length - 1] ?? 0 };
+}
