@@ -16,9 +16,10 @@ export interface Finished {
   stderr: string;
 }
 
-export function run(file: string, args: string[], env: Record<string, string>): Promise<Finished> {
+/** Runs a command to its end and answers its exit code and everything it printed. */
+export function runCommand(command: string, args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string }): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env: options.env, ...(options.cwd ? { cwd: options.cwd } : {}), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
@@ -26,6 +27,11 @@ export function run(file: string, args: string[], env: Record<string, string>): 
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Runs a built entry point (or any script) with node, in this environment plus `env`. */
+export function run(file: string, args: string[], env: Record<string, string>): Promise<Finished> {
+  return runCommand(process.execPath, [file, ...args], { env: { ...process.env, ...env } });
 }
 
 export function exited(child: ChildProcess): Promise<number | null> {

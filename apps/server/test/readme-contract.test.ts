@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './built.js';
+import { freePort, runCommand, type Finished } from './built.js';
 
 /**
  * The README's contract: every command of its "Quick start" and "Administration" sections runs exactly as
@@ -73,11 +73,7 @@ function expandTemplate(template: string, fill: (placeholder: string, variant: n
   return commands;
 }
 
-interface ShellResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type ShellResult = Finished;
 
 describe('README contract', () => {
   let dataDir: string;
@@ -87,16 +83,7 @@ describe('README contract', () => {
   // The environment a reader's shell has: none of the test runner's variables that change the server's mode.
   let env: NodeJS.ProcessEnv;
 
-  const sh = (script: string): Promise<ShellResult> =>
-    new Promise((resolve, reject) => {
-      const child = spawn('sh', ['-c', script], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-      child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-      child.once('error', reject);
-      child.once('close', (code) => resolve({ code, stdout, stderr }));
-    });
+  const sh = (script: string): Promise<ShellResult> => runCommand('sh', ['-c', script], { env, cwd: repoRoot });
   const onOurPort = (command: string) => command.replaceAll(DEFAULT_BASE, base);
 
   beforeAll(async () => {
