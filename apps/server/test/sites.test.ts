@@ -128,7 +128,7 @@ describeEachDialect('docs sites', (dialect) => {
       expect(cleared.title).toBe('New docs');
     });
 
-    it('refuses what breaks the document\'s limits and patterns (400), a taken hostname (409), non-admins (403)', async () => {
+    it('refuses what breaks the document\'s limits and patterns (400), a taken hostname or basename (409), non-admins (403)', async () => {
       const w = await world();
       const site = await unwrap(create(w.admin, w.organizationId, { title: 'Docs' }));
       const before = await unwrap(getSite(w.admin, w.organizationId, site.id));
@@ -144,6 +144,13 @@ describeEachDialect('docs sites', (dialect) => {
       await unwrap(update(w.admin, w.organizationId, site.id, { hostname }));
       const otherSite = await unwrap(create(w.other.client, w.other.organizationId, { title: 'Theirs' }));
       expectError(await update(w.other.client, w.other.organizationId, otherSite.id, { hostname }), 409);
+      // `/sites/{basename, else id}` is one namespace: a basename names one site, and never another site's id.
+      const basename = `taken-${dialect}`;
+      await unwrap(update(w.admin, w.organizationId, site.id, { basename }));
+      expectError(await update(w.other.client, w.other.organizationId, otherSite.id, { basename }), 409);
+      expectError(await update(w.other.client, w.other.organizationId, otherSite.id, { basename: site.id }), 409);
+      expect((await unwrap(update(w.admin, w.organizationId, site.id, { basename }))).basename).toBe(basename);
+      expect((await unwrap(getSite(w.other.client, w.other.organizationId, otherSite.id))).basename).toBeUndefined();
       expectError(await update(w.editor, w.organizationId, site.id, { title: 'Mine' }), 403);
       expectError(await update(w.other.client, w.organizationId, site.id, { title: 'Mine' }), 404);
       expectError(await update(w.admin, w.organizationId, 'noSuchSite', { title: 'Mine' }), 404);

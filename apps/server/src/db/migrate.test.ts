@@ -62,3 +62,41 @@ describeEachDialect('migrations', (dialect) => {
     });
   });
 });
+
+describeEachDialect('migrations', (dialect) => {
+  describe('0201_site_basename_unique', () => {
+    it('leaves a shared basename to its oldest site, addresses the later ones by id again, then refuses a second one', async () => {
+      const target = createTestDatabaseUrl(dialect);
+      const handle = await openDatabase(parseDatabaseUrl(target.url));
+      try {
+        const migrator = new Migrator({ db: handle.db, provider: folderMigrationProvider, ...(handle.schema ? { migrationTableSchema: handle.schema } : {}) });
+        expect((await migrator.migrateTo('0200_site_visitor_auth')).error).toBeUndefined();
+        const db = handle.db as unknown as Kysely<any>;
+        await db.insertInto('organizations').values([
+          { id: 'org1', title: 'One', created_at: '2026-01-01T00:00:00.000Z' },
+          { id: 'org2', title: 'Two', created_at: '2026-01-01T00:00:00.000Z' },
+        ]).execute();
+        const site = (id: string, organization: string, basename: string | null, createdAt: string) => ({
+          id, organization_id: organization, type: 'basic', title: id, visibility: 'public', published: 1, basename, created_at: createdAt, updated_at: createdAt,
+        });
+        await db.insertInto('sites').values([
+          site('newer', 'org2', 'docs', '2026-03-01T00:00:00.000Z'),
+          site('oldest', 'org1', 'docs', '2026-01-01T00:00:00.000Z'),
+          site('alone', 'org2', 'guide', '2026-02-01T00:00:00.000Z'),
+          site('plain', 'org1', null, '2026-02-01T00:00:00.000Z'),
+        ]).execute();
+
+        await migrateToLatest(handle);
+
+        const rows = await db.selectFrom('sites').select(['id', 'basename']).orderBy('id').execute();
+        expect(rows).toEqual([
+          { id: 'alone', basename: 'guide' }, { id: 'newer', basename: null }, { id: 'oldest', basename: 'docs' }, { id: 'plain', basename: null },
+        ]);
+        await expect(db.updateTable('sites').set({ basename: 'docs' }).where('id', '=', 'newer').execute()).rejects.toThrow();
+      } finally {
+        await handle.close();
+        await target.drop();
+      }
+    });
+  });
+});

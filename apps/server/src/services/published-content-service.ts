@@ -95,8 +95,8 @@ async function siteAt(context: ServiceContext, url: URL, publicUrl: string): Pro
   const rawSegment = rest.raw[0];
   const segment = rest.decoded[0];
   if (rawSegment === undefined || segment === undefined) return undefined;
-  // The address of a site is `/sites/{basename, else id}` and only while it has no hostname; basenames are
-  // not unique across organizations, so the oldest published site with that address answers.
+  // The address of a site is `/sites/{basename, else id}` and only while it has no hostname; a basename is
+  // unique across the installation and never another site's id (updateSiteById), so one site answers.
   const site = (await findPublishedSitesBySegment(context.db, segment)).find((candidate) => !candidate.hostname && (candidate.basename ?? candidate.id) === segment);
   if (!site) return undefined;
   return { site, siteBasePath: `${basePath}/sites/${rawSegment}`, rest: { raw: rest.raw.slice(1), decoded: rest.decoded.slice(1) } };

@@ -28,6 +28,7 @@ import {
   findShareLinkByKeyHash,
   findSite,
   findSiteById,
+  findSiteIdByAddressSegment,
   findSiteIdByHostname,
   findSiteSpace,
   findSiteSpaceRecord,
@@ -267,6 +268,11 @@ export async function updateSiteById(context: ServiceContext, caller: Caller, or
   if (body.basename !== undefined && !BASENAME.test(body.basename)) throw new BadRequestError('body.basename must be one path segment: letters, digits, ".", "_" and "-", starting with a letter or digit');
   try {
     return await withManagedSite(context, caller, organizationId, siteId, async (tx, site) => {
+      if (body.basename !== undefined) {
+        // `/sites/{basename, else id}` is one namespace for the installation: a basename names one site.
+        const holder = await findSiteIdByAddressSegment(tx.db, body.basename);
+        if (holder !== undefined && holder !== siteId) throw new ConflictError(`The basename "${body.basename}" is already the address of another site`);
+      }
       if (body.hostname) {
         const holder = await findSiteIdByHostname(tx.db, body.hostname);
         if (holder !== undefined && holder !== siteId) throw new ConflictError(`The hostname "${body.hostname}" is already used by another site`);
@@ -294,8 +300,11 @@ export async function updateSiteById(context: ServiceContext, caller: Caller, or
       return (await findSite(tx.db, organizationId, site.id))!;
     });
   } catch (error) {
-    // Two sites asking for the same hostname at once: the unique index decides.
-    if (isUniqueViolation(error)) throw new ConflictError(`The hostname "${body.hostname}" is already used by another site`);
+    // Two sites asking for the same hostname or basename at once: the unique indexes decide.
+    if (isUniqueViolation(error)) {
+      const taken = [body.hostname ? `hostname "${body.hostname}"` : undefined, body.basename !== undefined ? `basename "${body.basename}"` : undefined].filter(Boolean).join(' or ');
+      throw new ConflictError(`The ${taken} is already the address of another site`);
+    }
     throw error;
   }
 }

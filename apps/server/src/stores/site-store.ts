@@ -75,14 +75,21 @@ export async function findSiteById(db: Db, siteId: string): Promise<SiteWithCoun
   return row ? withCount(row) : undefined;
 }
 
+/** The site that holds this text as its address segment: as its basename, or as its id. */
+export async function findSiteIdByAddressSegment(db: Db, segment: string): Promise<string | undefined> {
+  const row = await db.selectFrom('sites').select('id')
+    .where((eb) => eb.or([eb('basename', '=', segment), eb('id', '=', segment)])).executeTakeFirst();
+  return row?.id;
+}
+
 export async function findSiteIdByHostname(db: Db, hostname: string): Promise<string | undefined> {
   const row = await db.selectFrom('sites').select('id').where('hostname', '=', hostname).executeTakeFirst();
   return row?.id;
 }
 
 /**
- * The published sites a `/sites/{segment}` address may name: the site with that id, and those with that
- * basename (basenames are not unique across organizations), oldest first; the caller picks.
+ * The published sites a `/sites/{segment}` address may name: the site with that id, and the one with that
+ * basename (unique across the installation), oldest first; the caller picks.
  */
 export async function findPublishedSitesBySegment(db: Db, segment: string): Promise<SiteWithCount[]> {
   const rows = await sitesWithCount(db).where('sites.published', '=', 1)

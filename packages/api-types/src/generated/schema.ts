@@ -923,6 +923,8 @@ export interface paths {
          *       root of the site, or the default section). `defaultSiteSection` is the id of a section of this site; it
          *       becomes the default section. An id that is not part of the site answers 400.
          *     - `proxy` serves the site under a path of another domain (`example.com/docs`); `null` removes it.
+         *     - `basename` is the site's address segment (`/sites/{basename}`): unique across the installation and never
+         *       another site's id (409 otherwise).
          *     - `hostname` serves the site on its own hostname (at least three labels, lower case), unique across the
          *       installation (409 when another site has it); `null` removes it. Readers then reach the site at
          *       `https://<hostname>/`; see "Addresses" in apps/server/README.md.
