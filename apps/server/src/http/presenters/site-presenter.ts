@@ -1,5 +1,6 @@
 import type { components } from '@quire/api-types';
-import type { AdaptiveSchemaRecord, ShareLinkRecord, SiteStructure } from '../../services/site-service.js';
+import { completeCustomization, parseCustomization } from '../../content/site-customization.js';
+import type { AdaptiveSchemaRecord, CustomizationRecord, ShareLinkRecord, SiteStructure } from '../../services/site-service.js';
 import type { SiteSectionGroupRow, SiteSectionRow, SiteSpaceRecord, SiteSpaceRow, SiteWithCount } from '../../stores/site-store.js';
 import { apiUrl, appUrl, type PresentContext } from './context.js';
 import { presentSpace } from './space-presenter.js';
@@ -40,15 +41,6 @@ export function siteSpaceAddress(context: PresentContext, site: SiteWithCount, s
 
 function publishedUrl(site: SiteWithCount, url: () => string, shareKey: string | undefined): { published?: string } {
   return site.published === 1 ? { published: keyed(url(), shareKey) } : {};
-}
-
-function parseObject<T>(text: string): T {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return (value && typeof value === 'object' && !Array.isArray(value) ? value : {}) as T;
-  } catch {
-    return {} as T;
-  }
 }
 
 export function presentSite(context: PresentContext, site: SiteWithCount): ApiSite {
@@ -150,51 +142,23 @@ export function presentShareLink(context: PresentContext, site: SiteWithCount, {
   };
 }
 
-/**
- * What a site looks like when nothing was customized: the service's defaults, which stored customizations
- * (what the public API's customization PATCH would set) override key by key. Site spaces answer only their
- * own overrides.
- */
-const DEFAULT_SITE_CUSTOMIZATION: ApiSiteCustomization = {
-  styling: {
-    theme: 'clean', primaryColor: { light: '#346DDB', dark: '#346DDB' },
-    // The public API's styling always carries the hint colors; these are its defaults.
-    infoColor: { light: '#787878', dark: '#787878' }, successColor: { light: '#02AD00', dark: '#02AD00' },
-    warningColor: { light: '#FE9A00', dark: '#FE9A00' }, dangerColor: { light: '#FB2C36', dark: '#FB2C36' }, corners: 'rounded', depth: 'subtle', links: 'default', font: 'Inter',
-    monospaceFont: 'IBMPlexMono', icons: 'regular', sidebar: { background: 'default', list: 'default' }, search: 'prominent',
-  },
-  themes: { default: 'light', toggeable: true },
-  pdf: { enabled: true },
-  feedback: { enabled: false },
-  ai: { mode: 'search' },
-  advancedCustomization: { enabled: true },
-  git: { showEditLink: false },
-  pageActions: { externalAI: true, markdown: true, mcp: true },
-  externalLinks: { target: 'self' },
-  pagination: { enabled: true },
-  trademark: { enabled: true },
-  insights: { trackingCookie: true },
-};
-
-function withDefaults(stored: ApiSiteCustomization): ApiSiteCustomization {
-  const merged: Record<string, unknown> = { ...DEFAULT_SITE_CUSTOMIZATION };
-  for (const [key, value] of Object.entries(stored)) {
-    const base = merged[key];
-    merged[key] = base && typeof base === 'object' && value && typeof value === 'object' && !Array.isArray(value) ? { ...base, ...value } : value;
-  }
-  return merged as ApiSiteCustomization;
+/** The complete settings a customization operation answers (content/site-customization.ts merges them). */
+export function presentCustomization(record: CustomizationRecord): ApiSiteCustomization {
+  return completeCustomization(record.site, record.siteSpace) as ApiSiteCustomization;
 }
 
 export function presentPublishedContentSite(context: PresentContext, structure: SiteStructure): ApiPublishedContentSite {
+  // Each site space answers its complete settings (the site's with its overrides), as the public API does.
+  const site = parseCustomization(structure.site.customizations);
   const customizations: Record<string, ApiSiteCustomization> = {};
-  for (const { siteSpace } of structure.siteSpaces) customizations[siteSpace.id] = parseObject<ApiSiteCustomization>(siteSpace.customizations);
+  for (const { siteSpace } of structure.siteSpaces) customizations[siteSpace.id] = presentCustomization({ site, siteSpace: parseCustomization(siteSpace.customizations) });
   return {
     object: 'published-content-site',
     site: presentSite(context, structure.site),
     structure: structure.sections.length > 0
       ? { type: 'sections', structure: childrenOf(context, structure, null, new Set()) }
       : { type: 'siteSpaces', structure: structure.siteSpaces.map((record) => presentSiteSpace(context, structure.site, structure.sections, record, structure.shareKey)) },
-    customizations: { site: withDefaults(parseObject<ApiSiteCustomization>(structure.site.customizations)), siteSpaces: customizations },
+    customizations: { site: presentCustomization({ site }), siteSpaces: customizations },
     // No integration installs scripts on sites yet.
     scripts: [],
   };
