@@ -185,4 +185,30 @@ describeEachDialect('site customizations', (dialect) => {
       expect(content.customizations.siteSpaces[w.siteSpaceB.id]).toEqual({ ...site, themes: { default: 'light', toggeable: true } });
     });
   });
+
+  describe('getSiteById features', () => {
+    it('lists the premium features the site uses, on its own type, never frozen (a self-hosted install sells no plans)', async () => {
+      const w = await world();
+      const get = async () => unwrap(w.admin.GET('/orgs/{organizationId}/sites/{siteId}', { params: sitePath(w.organizationId, w.site.id) }));
+      expect((await get()).features).toEqual([]);
+      await unwrap(putSite(w.admin, w.organizationId, w.site.id, { styling: { font: 'Roboto', infoColor: { light: '#000', dark: '#fff' } }, footer: { copyright: '© Acme' }, header: { logo: { light: 'https://cdn.example.com/l.svg', dark: 'https://cdn.example.com/d.svg' } } }));
+      await unwrap(w.admin.PATCH('/orgs/{organizationId}/sites/{siteId}', { params: sitePath(w.organizationId, w.site.id), body: { visibility: 'share-link', adaptiveContent: { enabled: true } } as never }));
+      expect((await get()).features).toEqual([
+        { id: 'sites-adaptive-content', plan: 'basic', frozen: false },
+        { id: 'sites-advanced-customization', plan: 'basic', frozen: false, customizations: ['header-logo', 'premium-fonts', 'footer-copyright', 'semantic-colors'] },
+        { id: 'sites-share-links', plan: 'basic', frozen: false },
+      ]);
+      await unwrap(putSite(w.admin, w.organizationId, w.site.id, { pdf: { enabled: false } }));
+      expect((await get()).features.map((feature) => feature.id)).toEqual(['sites-adaptive-content', 'sites-share-links']);
+    });
+  });
+
+  describe('getPublishedContentSite scripts', () => {
+    it('answers no scripts: integrations, even with the site:script:inject scope, are never installed on a site', async () => {
+      const w = await world();
+      const name = `analytics-${Date.now()}`;
+      await unwrap(w.admin.POST('/integrations/{integrationName}', { params: { path: { integrationName: name } }, body: { organization: w.organizationId, title: 'Analytics', description: 'Counts readers', scopes: ['site:script:inject'], script: 'export default {}' } as never }));
+      expect((await unwrap(published(w.reader, w.organizationId, w.site.id))).scripts).toEqual([]);
+    });
+  });
 });

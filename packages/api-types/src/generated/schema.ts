@@ -4784,7 +4784,12 @@ export interface components {
              * @enum {string}
              */
             agentsContext: "excluded" | "included";
-            /** @description Features of the site and the plan each comes with. */
+            /**
+             * @description Premium features the site uses, each with the plan it belongs to. A self-hosted installation sells no
+             *     plans, so every site has every feature: a feature is listed when the site uses it (adaptive content,
+             *     advanced customization with the customizations used, a custom domain, share-link, unlisted or
+             *     visitor-auth visibility), on the site's own `type`, and is never `frozen`.
+             */
             readonly features: {
                 /** @description Key of the feature, for example `sites-adaptive-content` or `sites-share-links`. */
                 id: string;
@@ -5347,7 +5352,10 @@ export interface components {
                     [key: string]: components["schemas"]["SiteCustomization"];
                 };
             };
-            /** @description Scripts that integrations installed on the site load in its pages. */
+            /**
+             * @description Scripts that integrations installed on the site, with the `site:script:inject` scope, load in its pages.
+             *     Quire publishes integrations but has no operation that installs one on a site, so this list is empty.
+             */
             scripts: {
                 /**
                  * Format: uri

@@ -1,5 +1,6 @@
 import type { components } from '@quire/api-types';
 import { completeCustomization, parseCustomization } from '../../content/site-customization.js';
+import { siteFeatures } from '../../content/site-features.js';
 import type { AdaptiveSchemaRecord, CustomizationRecord, ShareLinkRecord, SiteStructure } from '../../services/site-service.js';
 import type { SiteSectionGroupRow, SiteSectionRow, SiteSpaceRecord, SiteSpaceRow, SiteWithCount } from '../../stores/site-store.js';
 import { apiUrl, appUrl, type PresentContext } from './context.js';
@@ -59,7 +60,9 @@ export function presentSite(context: PresentContext, site: SiteWithCount): ApiSi
     createdAt: site.created_at,
     adaptiveContent: { enabled: site.adaptive_content === 1 },
     agentsContext: site.agents_context as ApiSite['agentsContext'],
-    features: [],
+    features: siteFeatures({
+      type: site.type, visibility: site.visibility, hostname: site.hostname, adaptiveContent: site.adaptive_content === 1, customization: parseCustomization(site.customizations),
+    }) as ApiSite['features'],
     urls: {
       location: apiUrl(context, `/orgs/${encodeURIComponent(site.organization_id)}/sites/${id}`),
       app: appUrl(context, `/o/${encodeURIComponent(site.organization_id)}/sites/${id}`),
@@ -159,7 +162,8 @@ export function presentPublishedContentSite(context: PresentContext, structure: 
       ? { type: 'sections', structure: childrenOf(context, structure, null, new Set()) }
       : { type: 'siteSpaces', structure: structure.siteSpaces.map((record) => presentSiteSpace(context, structure.site, structure.sections, record, structure.shareKey)) },
     customizations: { site: presentCustomization({ site }), siteSpaces: customizations },
-    // No integration installs scripts on sites yet.
+    // Integrations are published but never installed on a site in Quire (no installation operations), so no
+    // integration holds the site:script:inject grant a script needs here: see apps/server/README.md.
     scripts: [],
   };
 }
