@@ -4687,7 +4687,10 @@ export interface components {
                  * @description URL that starts a sign-in through this provider.
                  */
                 startURL: string;
-                /** @description Entity id of Quire as service provider. */
+                /**
+                 * @description Entity id of Quire as service provider, also the address of its SAML metadata: the ACS URL and the
+                 *     certificate of the key that signs this provider's AuthnRequests (RSA-SHA256), one key per provider.
+                 */
                 entityID: string;
             };
             readonly urls: {
