@@ -127,6 +127,7 @@ describeEachDialect('site customizations', (dialect) => {
       const w = await world();
       await unwrap(putSite(w.admin, w.organizationId, w.site.id, branded(w)));
       await unwrap(patchSiteSpace(w.admin, w.organizationId, w.site.id, w.siteSpaceB.id, { styling: { primaryColor: { light: '#ABCDEF', dark: '#FEDCBA' } }, title: 'API docs' }));
+      expect(w.siteSpaceB.hasAdvancedCustomizationFeature).toBe(true);
       const b = await unwrap(getSiteSpace(w.reader, w.organizationId, w.site.id, w.siteSpaceB.id));
       expect(b).toMatchObject({ title: 'API docs', styling: { theme: 'bold', primaryColor: { light: '#ABCDEF', dark: '#FEDCBA' } }, themes: { default: 'dark' }, announcement: { message: 'Version 2 is out' } });
       const a = await unwrap(getSiteSpace(w.reader, w.organizationId, w.site.id, w.siteSpaceA.id));

@@ -5347,10 +5347,13 @@ export interface components {
                 type: "siteSpaces";
                 structure: components["schemas"]["SiteSpace"][];
             };
-            /** @description Customizations of the site, and those of site spaces that override them. */
+            /**
+             * @description The complete customization of the site (`getSiteCustomizationById`), and of each of its site spaces: the
+             *     site's with the site space's overrides applied (`getSiteSpaceCustomizationById`).
+             */
             customizations: {
                 site: components["schemas"]["SiteCustomization"];
-                /** @description Customizations of single site spaces, by site-space id. */
+                /** @description Complete customization of each site space, by site-space id. */
                 siteSpaces: {
                     [key: string]: components["schemas"]["SiteCustomization"];
                 };

@@ -85,7 +85,8 @@ export function presentSiteSpace(context: PresentContext, site: SiteWithCount, s
     title: space.title,
     default: siteSpace.is_default === 1,
     ...(siteSpace.condition !== null ? { condition: siteSpace.condition } : {}),
-    hasAdvancedCustomizationFeature: false,
+    // Every site space can override its site's customization (overrideSiteSpaceCustomizationById): no plan gates it here.
+    hasAdvancedCustomizationFeature: true,
     urls: published,
   };
 }
