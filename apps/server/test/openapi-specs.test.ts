@@ -7,6 +7,7 @@ import { bundledSpecFile } from '../src/http/openapi/spec.js';
 import { OPENAPI_SPEC_PROCESS_JOB, openApiSpecJob } from '../src/jobs/openapi-spec-job.js';
 import { JobRunner } from '../src/jobs/runner.js';
 import { describeEachDialect } from './dialects.js';
+import { contentFixtures, md } from './content-fixtures.js';
 import { createSpace, expectError, organizationWithPeople, useTestServer } from './helpers.js';
 import { startTestServer, type TestServer } from './server.js';
 
@@ -575,6 +576,36 @@ describeEachDialect('OpenAPI specifications', (dialect) => {
       await unwrap(applyReference(admin.client, orphan.id, 'petstore'));
       await unwrap(admin.client.DELETE('/orgs/{organizationId}/openapi/{specSlug}', { params: path(organizationId, 'petstore') }));
       expect((await openApiLinks(admin.client, orphan.id)).map((item) => item.status)).toEqual(['broken']);
+    });
+  });
+
+  describe('listSpaceLinks of OpenAPI blocks', () => {
+    it('checks the spec each OpenAPI block of a page names: ok once it has a version, broken when the organization has no such spec', async () => {
+      const f = contentFixtures(() => server);
+      const { organizationId, admin } = await org();
+      const owner = { organizationId, client: admin.client };
+      await unwrap(create(admin.client, organizationId, { slug: 'petstore', source: { text: PETSTORE_30 } }));
+      await process();
+      const space = await createSpace(owner);
+      const update = await f.editMain({ ...owner, token: admin.token } as never, space.id, [{ operation: 'insert_page', title: 'Pets', ref: 'pets', document: md([
+        'List them:',
+        '',
+        '{% openapi-operation spec="petstore" path="/pets/{pet_id}/x_y" method="get" %}',
+        '[OpenAPI petstore](https://example.com/petstore.yaml)',
+        '{% endopenapi-operation %}',
+        '',
+        '{% openapi-schemas spec="gone" schemas="Pet" grouped="false" %}',
+        '{% endopenapi-schemas %}',
+        '',
+        '```',
+        '{% openapi-operation spec="shown-as-code" path="/pets" method="get" %}',
+        '```',
+      ].join('\n')) }]);
+      const pageId = f.pageOf(update, 'pets');
+      const links = (await unwrap(admin.client.GET('/spaces/{spaceId}/links', { params: { path: { spaceId: space.id } } }))).items.filter((item) => item.targetReference.kind === 'openapi');
+      expect(links.map((item) => [item.status, (item.targetReference as { spec: string }).spec]).sort()).toEqual([['broken', 'gone'], ['ok', 'petstore']]);
+      const pageLinks = await unwrap(admin.client.GET('/spaces/{spaceId}/content/page/{pageId}/links', { params: { path: { spaceId: space.id, pageId }, query: { status: 'broken' } } }));
+      expect(pageLinks.items.map((item) => (item.targetReference as { spec?: string }).spec)).toEqual(['gone']);
     });
   });
 });

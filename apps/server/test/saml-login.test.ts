@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createVerify, X509Certificate } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
 import { unwrap, type QuireClient } from '@quire/client';
@@ -7,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from './dialects.js';
 import { expectError, organizationWithPeople, useTestServer } from './helpers.js';
 import { makeIdpCredentials, signedSamlResponse, type IdpCredentials, type SamlResponseOptions } from './saml-fixtures.js';
-import { storedSessionCount } from './storage-facts.js';
+import { storedSessionCount, storedText } from './storage-facts.js';
 
 const IDP_ENTITY = 'https://idp.example.test/metadata';
 const IDP_SSO = 'https://idp.example.test/sso';
@@ -68,6 +69,34 @@ describeEachDialect('SAML sign-in', (dialect) => {
       expect(request).toContain(`AssertionConsumerServiceURL="${org.provider.service.acsURL}"`);
       expect(request).toContain(`Destination="${IDP_SSO}"`);
       expect(request).toContain(`>${org.provider.service.entityID}</saml:Issuer>`);
+    });
+
+    it('signs the AuthnRequest with the provider\'s own key, whose certificate the metadata publishes', async () => {
+      const org = await organizationWithProvider();
+      const response = await fetch(`${server.url}/auth/saml/${org.provider.id}/start?return=/auth/cli/start`, { redirect: 'manual' });
+      const location = new URL(response.headers.get('location')!);
+      expect(location.searchParams.get('SigAlg')).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+      // HTTP-Redirect binding: the signature covers SAMLRequest, RelayState and SigAlg as they are in the query.
+      const raw = new Map(location.search.slice(1).split('&').map((part) => part.split('=') as [string, string]));
+      const signed = ['SAMLRequest', 'RelayState', 'SigAlg'].map((name) => `${name}=${raw.get(name)}`).join('&');
+      // The identity provider takes the certificate from the metadata at the entity id the provider answers.
+      const metadata = await (await fetch(org.provider.service.entityID.replace(/^https?:\/\/[^/]+/, server.url))).text();
+      expect(metadata).toContain('AuthnRequestsSigned="true"');
+      const published = /<KeyDescriptor use="signing">[\s\S]*?<ds:X509Certificate>([^<]+)<\/ds:X509Certificate>/.exec(metadata)?.[1];
+      expect(published).toBeDefined();
+      const certificate = new X509Certificate(Buffer.from(published!.replace(/\s+/g, ''), 'base64'));
+      const verifies = (text: string) => createVerify('RSA-SHA256').update(text).verify(certificate.publicKey, location.searchParams.get('Signature')!, 'base64');
+      expect(verifies(signed)).toBe(true);
+      expect(verifies(signed.replace('RelayState=', 'RelayState=x'))).toBe(false);
+      // One key per provider, the same on every request; another provider signs with another key.
+      const again = await (await fetch(org.provider.service.entityID.replace(/^https?:\/\/[^/]+/, server.url))).text();
+      expect(again).toContain(published!);
+      const other = await unwrap(org.admin.client.POST('/orgs/{organizationId}/saml', { params: orgPath(org.organizationId), body: { label: 'Second IdP', entityID: IDP_ENTITY, ssoURL: IDP_SSO, certificate: idp.certificate } }));
+      expect(await (await fetch(`${server.url}/auth/saml/${other.id}`)).text()).not.toContain(published!);
+      // The private key is stored sealed only: no PEM of it in the table.
+      const stored = await storedText(server, ['saml_providers']);
+      expect(stored).toContain('sp_private_key');
+      expect(stored).not.toContain('PRIVATE KEY');
     });
 
     it('does not follow a return address outside the installation; 404 for unknown and pending providers', async () => {

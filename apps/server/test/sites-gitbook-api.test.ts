@@ -57,4 +57,24 @@ describeEachDialect('docs sites through @gitbook/api', (dialect) => {
     expect(missing).toBeInstanceOf(GitBookAPIError);
     expect((missing as GitBookAPIError).code).toBe(404);
   });
+
+  it('reads, writes back and overrides site customizations with the official client', async () => {
+    const { organizationId, admin } = await organizationWithPeople(server, 'Official client customizations');
+    const guides = await createSpace({ organizationId, client: admin.client }, { title: 'Guides' });
+    const api = new GitBookAPI({ endpoint: server.url, authToken: admin.token }) as unknown as Api<unknown>;
+    const { data: site } = await api.orgs.createSite(organizationId, { title: 'Docs', spaces: [guides.id] });
+    const siteSpace = (await api.orgs.listSiteSpaces(organizationId, site.id)).data.items[0]!;
+
+    // What a client of the public API does: read the complete settings, change some, put them all back.
+    const { data: settings } = await api.orgs.getSiteCustomizationById(organizationId, site.id);
+    settings.title = 'Handbook';
+    settings.header.links = [{ title: 'Home', to: { kind: 'url', url: 'https://example.com' }, links: [] }];
+    const { data: written } = await api.orgs.updateSiteCustomizationById(organizationId, site.id, settings);
+    expect(written).toMatchObject({ title: 'Handbook', header: { links: [{ title: 'Home', to: { kind: 'url', url: 'https://example.com' }, links: [] }] } });
+
+    const { data: overridden } = await api.orgs.overrideSiteSpaceCustomizationById(organizationId, site.id, siteSpace.id, { title: 'Guides only' });
+    expect(overridden).toMatchObject({ title: 'Guides only', header: { links: [{ title: 'Home' }] } });
+    await api.orgs.deleteSiteSpaceCustomizationById(organizationId, site.id, siteSpace.id);
+    expect((await api.orgs.getSiteSpaceCustomizationById(organizationId, site.id, siteSpace.id)).data.title).toBe('Handbook');
+  });
 });

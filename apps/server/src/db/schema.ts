@@ -547,6 +547,10 @@ export interface SamlProvidersTable {
   default_role: string | null;
   created_at: string;
   updated_at: string;
+  /** PEM certificate of the service provider's signing key (0180); null until first needed. */
+  sp_certificate: string | null;
+  /** The signing key, PKCS#8 PEM sealed with services/sealed-values.ts (0180). */
+  sp_private_key: string | null;
 }
 
 /** Assertion ids a provider's responses carried, accepted once each (0130). */

@@ -26,7 +26,7 @@ import { loadRevisionContent, readPageMarkdown, type RevisionContent } from './r
 
 /*
  * Links and backlinks. The links of a revision are read out of its pages once (markdown links and images,
- * covers, link pages, the dependencies of computed pages), judged against the revision itself and stored
+ * covers, link pages, the dependencies of computed pages, the specs OpenAPI blocks show), judged against the revision itself and stored
  * (`revision_links`, one row per target and page using it): a revision never changes, so neither do its
  * links, and every later list, count and backlink is a query.
  *
@@ -102,7 +102,7 @@ const extracted = new Map<string, ReturnType<typeof extractReferences>>();
 const MAX_EXTRACTED = 20_000;
 
 async function referencesOf(db: Db, page: MaterializedPage): Promise<ReturnType<typeof extractReferences>> {
-  if (page.contentHash === null) return { links: [], files: [] };
+  if (page.contentHash === null) return { links: [], files: [], specs: [] };
   const key = `${page.contentHash}\n${page.path ?? ''}`;
   const cached = extracted.get(key);
   if (cached) return cached;
@@ -185,6 +185,10 @@ async function findLinks(db: Db, organizationId: string, content: RevisionConten
       const references = await referencesOf(db, page);
       for (const reference of [...references.links, ...references.files]) {
         add('reference', judge(reference.target, reference.url, content, options));
+      }
+      // OpenAPI blocks show a spec of the organization: checked as computed pages' specs are.
+      for (const { spec } of references.specs) {
+        add('reference', { target: { kind: 'openapi', id: spec }, status: (await openApiSpecResolves(db, organizationId, spec)) ? 'ok' : 'broken' });
       }
     }
   }

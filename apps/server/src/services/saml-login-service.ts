@@ -12,6 +12,7 @@ import { findTeam, insertTeamMemberIfAbsent } from '../stores/team-store.js';
 import { insertToken } from '../stores/token-store.js';
 import { findUserByEmail, insertUser, normalizeEmail } from '../stores/user-store.js';
 import type { ServiceContext } from './context.js';
+import { samlSpSigningKey, type SpSigningKey } from './saml-sp-keys.js';
 
 /*
  * Signing in through an organization's SAML provider (SP-initiated or IdP-initiated, HTTP-POST binding).
@@ -75,9 +76,12 @@ async function activeProvider(db: Db, providerId: string): Promise<SamlProviderR
   return provider;
 }
 
-function samlFor(db: Db, provider: SamlProviderRow, service: SamlServiceUrls): SamlClass {
+function samlFor(db: Db, provider: SamlProviderRow, service: SamlServiceUrls, signing?: SpSigningKey): SamlClass {
   const { SAML, ValidateInResponseTo } = nodeSaml();
   return new SAML({
+    // AuthnRequests are signed (HTTP-Redirect binding: Signature and SigAlg in the query) with the
+    // provider's own service-provider key, whose certificate the metadata publishes.
+    ...(signing ? { privateKey: signing.privateKey, signatureAlgorithm: 'sha256' as const } : {}),
     idpCert: provider.certificate!,
     idpIssuer: provider.entity_id!,
     entryPoint: provider.sso_url!,
@@ -108,7 +112,8 @@ export function safeReturnPath(relayState: string | undefined): string | undefin
 /** Where to send the browser to sign in through the provider: its SSO URL with an AuthnRequest. */
 export async function startSamlLogin(context: ServiceContext, providerId: string, service: SamlServiceUrls, returnPath: string | undefined): Promise<string> {
   const provider = await activeProvider(context.db, providerId);
-  return samlFor(context.db, provider, service).getAuthorizeUrlAsync(safeReturnPath(returnPath) ?? '', undefined, {});
+  const signing = await samlSpSigningKey(context.db, provider);
+  return samlFor(context.db, provider, service, signing).getAuthorizeUrlAsync(safeReturnPath(returnPath) ?? '', undefined, {});
 }
 
 export interface SamlLoginResult {
@@ -245,6 +250,10 @@ export async function samlServiceMetadata(context: ServiceContext, providerId: s
   const provider = await findSamlProviderById(context.db, providerId);
   if (!provider) throw new NotFoundError('No SAML provider has this id');
   const { SAML } = nodeSaml();
-  // Metadata needs no identity-provider settings; a placeholder certificate keeps node-saml's constructor satisfied.
-  return new SAML({ idpCert: provider.certificate ?? 'unset', issuer: service.entityID, callbackUrl: service.acsURL }).generateServiceProviderMetadata(null);
+  const signing = await samlSpSigningKey(context.db, provider);
+  // Metadata needs no identity-provider settings; a placeholder certificate keeps node-saml's constructor
+  // satisfied. With the private key given, node-saml marks AuthnRequestsSigned and publishes the certificate
+  // as the signing KeyDescriptor.
+  return new SAML({ idpCert: provider.certificate ?? 'unset', issuer: service.entityID, callbackUrl: service.acsURL, privateKey: signing.privateKey, signatureAlgorithm: 'sha256' })
+    .generateServiceProviderMetadata(null, signing.certificate);
 }

@@ -148,6 +148,9 @@ export async function createOrganizationSAMLProvider(context: ServiceContext, ca
       default_role: defaultRole,
       created_at: at,
       updated_at: at,
+      // Made on first use (services/saml-sp-keys.ts): sealing needs the root database, outside this transaction.
+      sp_certificate: null,
+      sp_private_key: null,
     };
     await insertSamlProvider(trx, provider);
     return providerView(trx, access, provider);

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { components } from '@quire/api-types';
 import { AdaptiveSchemaError, checkAdaptiveSchema, declaresClaim, templateConditions, type AdaptiveJsonSchema, type TemplateCondition } from '../content/site-adaptive-schema.js';
 import { conditionClaims, parseCondition, ConditionError } from '../content/site-conditions.js';
+import { customizationConditions, customizationLinks, overriddenCustomization, parseCustomization, type CustomizationObject } from '../content/site-customization.js';
 import { slugify, uniqueSlug } from '../content/tree.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
@@ -12,7 +13,9 @@ import { canManageSites, canReadPublishedSite, canReadSites, canSeeShareKeys, ty
 import type { ContentViewer } from '../policies/visibility-policy.js';
 import { visitorSeesSection, visitorSeesSite, visitorSeesSiteSpace } from '../policies/visitor-policy.js';
 import type { KeysetPage } from '../stores/keyset.js';
+import { findCollectionById } from '../stores/collection-store.js';
 import { findMembership } from '../stores/organization-store.js';
+import { findRevisionOfSpace } from '../stores/revision-store.js';
 import {
   allGroups,
   allSections,
@@ -68,6 +71,7 @@ import {
 import { isVisitor, type Caller, type Principal } from './caller.js';
 import type { ServiceContext } from './context.js';
 import { positionBetween } from './position-keys.js';
+import { loadRevisionContent } from './revision-content.js';
 import { openValue, sealValue, type SealingKey } from './sealed-values.js';
 import { requireSpace } from './space-service.js';
 
@@ -863,4 +867,85 @@ export async function listSiteAdaptiveTemplateConditions(context: ServiceContext
   const { site } = await readableSite(context, caller, organizationId, siteId);
   const schema = storedSchema(site);
   return schema ? templateConditions(schema.jsonSchema) : [];
+}
+
+// ----------------------------------------------------------------------------------------- customizations
+
+/** What the customization operations answer from: the site's settings, and a site space's overrides. */
+export interface CustomizationRecord {
+  site: CustomizationObject;
+  /** Present for a site space: its overrides of the site's settings. */
+  siteSpace?: CustomizationObject;
+}
+
+/**
+ * The checks a customization's content needs beyond its schema: conditions parse (and read only declared
+ * claims), and every link points at the web or at a page, space or collection of the site's organization,
+ * so that the published site never shows a link that leads nowhere.
+ */
+async function checkCustomization(tx: ServiceContext, caller: Caller, organizationId: string, site: SiteWithCount, customization: CustomizationObject): Promise<void> {
+  for (const { field, condition } of customizationConditions(customization)) {
+    checkedCondition(condition, field);
+    checkConditionClaims(site, condition, field);
+  }
+  for (const { field, target } of customizationLinks(customization)) {
+    if (target.kind === 'url') continue;
+    if (target.kind === 'collection') {
+      const collection = await findCollectionById(tx.db, target.collection);
+      if (!collection || collection.organization_id !== organizationId) throw new BadRequestError(`${field}: no collection of this organization has the id "${target.collection}"`);
+      continue;
+    }
+    const space = await publishableSpace(tx, caller, organizationId, target.space, `${field}.space`);
+    if (target.kind === 'space') continue;
+    const revision = await findRevisionOfSpace(tx.db, space.id, space.revision_id);
+    if (!revision) throw new Error(`space ${space.id} has no revision ${space.revision_id}`);
+    if (!(await loadRevisionContent(tx.db, revision.root)).pages.has(target.page)) throw new BadRequestError(`${field}.page: the space "${space.id}" has no page "${target.page}"`);
+  }
+}
+
+export async function getSiteCustomizationById(context: ServiceContext, caller: Caller, organizationId: string, siteId: string): Promise<CustomizationRecord> {
+  const { site } = await readableSite(context, caller, organizationId, siteId);
+  return { site: parseCustomization(site.customizations) };
+}
+
+export async function updateSiteCustomizationById(context: ServiceContext, caller: Caller, organizationId: string, siteId: string, body: CustomizationObject): Promise<CustomizationRecord> {
+  return withManagedSite(context, caller, organizationId, siteId, async (tx, site) => {
+    await checkCustomization(tx, caller, organizationId, site, body);
+    await updateSite(tx.db, siteId, { customizations: JSON.stringify(body), updated_at: nowIso() });
+    return { site: body };
+  });
+}
+
+export async function getSiteSpaceCustomizationById(context: ServiceContext, caller: Caller, organizationId: string, siteId: string, siteSpaceId: string): Promise<CustomizationRecord> {
+  const { site, who } = await readableSite(context, caller, organizationId, siteId);
+  const { record } = await siteSpaceView(context, who, organizationId, siteId, siteSpaceId);
+  return { site: parseCustomization(site.customizations), siteSpace: parseCustomization(record.siteSpace.customizations) };
+}
+
+export async function overrideSiteSpaceCustomizationById(
+  context: ServiceContext,
+  caller: Caller,
+  organizationId: string,
+  siteId: string,
+  siteSpaceId: string,
+  body: Readonly<Record<string, unknown>>,
+): Promise<CustomizationRecord> {
+  return withManagedSite(context, caller, organizationId, siteId, async (tx, site) => {
+    const siteSpace = await findSiteSpace(tx.db, siteId, siteSpaceId);
+    if (!siteSpace) throw new NotFoundError('The site has no site space with this id');
+    // Only what this request sets is checked: an override stored earlier stays as it was accepted.
+    const given = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null && value !== undefined));
+    await checkCustomization(tx, caller, organizationId, site, given);
+    const overrides = overriddenCustomization(parseCustomization(siteSpace.customizations), body);
+    await updateSiteSpace(tx.db, siteSpace.id, { customizations: JSON.stringify(overrides) });
+    return { site: parseCustomization(site.customizations), siteSpace: overrides };
+  });
+}
+
+export async function deleteSiteSpaceCustomizationById(context: ServiceContext, caller: Caller, organizationId: string, siteId: string, siteSpaceId: string): Promise<void> {
+  await withManagedSite(context, caller, organizationId, siteId, async (tx) => {
+    const siteSpace = await findSiteSpace(tx.db, siteId, siteSpaceId);
+    if (!siteSpace) throw new NotFoundError('The site has no site space with this id');
+    await updateSiteSpace(tx.db, siteSpace.id, { customizations: '{}' });
+  });
 }

@@ -44,6 +44,15 @@ export async function updateSamlProvider(db: Db, id: string, changes: SamlProvid
   await db.updateTable('saml_providers').set(changes).where('id', '=', id).execute();
 }
 
+/**
+ * Stores a provider's service-provider signing key unless one is there already (two nodes making one at once
+ * keep the first); the caller reads the row back.
+ */
+export async function setSamlSpSigningKey(db: Db, id: string, certificate: string, sealedPrivateKey: string): Promise<void> {
+  await db.updateTable('saml_providers').set({ sp_certificate: certificate, sp_private_key: sealedPrivateKey })
+    .where('id', '=', id).where('sp_certificate', 'is', null).execute();
+}
+
 export async function deleteSamlProvider(db: Db, organizationId: string, id: string): Promise<void> {
   await db.deleteFrom('saml_providers').where('organization_id', '=', organizationId).where('id', '=', id).execute();
 }

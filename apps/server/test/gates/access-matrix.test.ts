@@ -130,6 +130,8 @@ const RULES: Record<string, Rule> = {
   listSiteSections: ({ role }) => canReadSites(membership(role)),
   listSiteSectionGroups: ({ role }) => canReadSites(membership(role)),
   listSiteAdaptiveTemplateConditions: ({ role }) => canReadSites(membership(role)),
+  getSiteCustomizationById: ({ role }) => canReadSites(membership(role)),
+  getSiteSpaceCustomizationById: ({ role }) => canReadSites(membership(role)),
   listSiteShareLinks: ({ role }) => canSeeShareKeys(membership(role)),
   getSiteAdaptiveSchema: ({ role }) => canManageSites(membership(role)),
   getSiteVisitorAuth: ({ role }) => canManageSites(membership(role)),
@@ -140,6 +142,7 @@ const RULES: Record<string, Rule> = {
     'addSectionToSite', 'updateSiteSectionById', 'deleteSiteSectionById',
     'addSectionGroupToSite', 'updateSiteSectionGroupById', 'deleteSiteSectionGroupById', 'addSectionToGroup', 'removeSectionFromGroup',
     'createSiteShareLink', 'updateSiteShareLinkById', 'deleteSiteShareLinkById',
+    'updateSiteCustomizationById', 'overrideSiteSpaceCustomizationById', 'deleteSiteSpaceCustomizationById',
   ].map((operationId): [string, Rule] => [operationId, ({ role }) => canManageSites(membership(role))])),
 };
 

@@ -991,6 +991,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{organizationId}/sites/{siteId}/customization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the customization of a docs site
+         * @description Answers the complete customization of the site: what organization admins set with
+         *     `updateSiteCustomizationById`, every other key at the service's default. This is also
+         *     `customizations.site` of the published site.
+         *
+         *     Members of the organization read it.
+         */
+        get: operations["getSiteCustomizationById"];
+        /**
+         * Replace the customization of a docs site
+         * @description Stores the body as the site's customization, replacing what was set before (a key left out goes back to
+         *     the service's default), and answers the complete customization. Links must point at an address on the web
+         *     or at a page, anchor, space or collection of the organization, and header link conditions must parse as
+         *     site-space conditions do (and read only claims of the site's adaptive schema, when it has one); anything
+         *     else answers 400 and changes nothing.
+         *
+         *     Needs the `admin` permission of the organization.
+         */
+        put: operations["updateSiteCustomizationById"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{organizationId}/sites/{siteId}/publish": {
         parameters: {
             query?: never;
@@ -1348,6 +1382,44 @@ export interface paths {
          *     Needs the `admin` permission of the organization.
          */
         patch: operations["updateSiteSpaceById"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the customization of a site space
+         * @description Answers the complete customization readers of this site space get: the site's customization with the site
+         *     space's overrides applied, every other key at the service's default (as in `customizations.siteSpaces` of
+         *     the published site).
+         *
+         *     Members of the organization read it, for the site spaces whose space they may see.
+         */
+        get: operations["getSiteSpaceCustomizationById"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove the overrides of a site space
+         * @description Removes every override of the site space, which then looks like its site. 204 also when it had none.
+         *
+         *     Needs the `admin` permission of the organization.
+         */
+        delete: operations["deleteSiteSpaceCustomizationById"];
+        options?: never;
+        head?: never;
+        /**
+         * Override the customization of a site space
+         * @description Changes the site space's overrides of the site's customization: each key given replaces the override of
+         *     that key, null removes it, an absent key keeps it. Answers the site space's complete customization. The
+         *     same checks as `updateSiteCustomizationById` apply (400, nothing changed).
+         *
+         *     Needs the `admin` permission of the organization.
+         */
+        patch: operations["overrideSiteSpaceCustomizationById"];
         trace?: never;
     };
     "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move": {
@@ -4691,7 +4763,10 @@ export interface components {
                  * @description URL that starts a sign-in through this provider.
                  */
                 startURL: string;
-                /** @description Entity id of Quire as service provider. */
+                /**
+                 * @description Entity id of Quire as service provider, also the address of its SAML metadata: the ACS URL and the
+                 *     certificate of the key that signs this provider's AuthnRequests (RSA-SHA256), one key per provider.
+                 */
                 entityID: string;
             };
             readonly urls: {
@@ -4788,7 +4863,12 @@ export interface components {
              * @enum {string}
              */
             agentsContext: "excluded" | "included";
-            /** @description Features of the site and the plan each comes with. */
+            /**
+             * @description Premium features the site uses, each with the plan it belongs to. A self-hosted installation sells no
+             *     plans, so every site has every feature: a feature is listed when the site uses it (adaptive content,
+             *     advanced customization with the customizations used, a custom domain, share-link, unlisted or
+             *     visitor-auth visibility), on the site's own `type`, and is never `frozen`.
+             */
             readonly features: {
                 /** @description Key of the feature, for example `sites-adaptive-content` or `sites-share-links`. */
                 id: string;
@@ -4929,6 +5009,330 @@ export interface components {
              */
             readonly updatedAt: string;
         };
+        /** @description Title shown in the header in place of the site's title. */
+        SiteCustomizationTitle: string;
+        /** @description A color for each theme, as a hexadecimal CSS color (`#346DDB` or `#36D`). */
+        CustomizationThemedColor: {
+            /** @description Color used with the light theme. */
+            light: string;
+            /** @description Color used with the dark theme. */
+            dark: string;
+        };
+        /** @description Look of the site. */
+        CustomizationStyling: {
+            /**
+             * @description Overall theme.
+             * @enum {string}
+             */
+            theme?: "clean" | "muted" | "bold" | "gradient";
+            /** @description Main color of the site, for links and highlights. */
+            primaryColor?: components["schemas"]["CustomizationThemedColor"];
+            /** @description Color of informational hints. */
+            infoColor?: components["schemas"]["CustomizationThemedColor"];
+            /** @description Color of success hints. */
+            successColor?: components["schemas"]["CustomizationThemedColor"];
+            /** @description Color of warning hints. */
+            warningColor?: components["schemas"]["CustomizationThemedColor"];
+            /** @description Color of danger hints. */
+            dangerColor?: components["schemas"]["CustomizationThemedColor"];
+            /** @description Tint applied to the backgrounds of the site. */
+            tint?: {
+                /** @description Tint color. */
+                color: components["schemas"]["CustomizationThemedColor"];
+            };
+            /**
+             * @deprecated
+             * @description Legacy background style (`match` tinted it with the primary color); `tint` replaces it. Kept because the public API's clients still require it.
+             * @enum {string}
+             */
+            background?: "plain" | "match";
+            /**
+             * @description Shape of the corners of boxes and buttons.
+             * @enum {string}
+             */
+            corners?: "straight" | "rounded" | "circular";
+            /**
+             * @description Whether surfaces have shadows (`subtle`) or none (`flat`).
+             * @enum {string}
+             */
+            depth?: "subtle" | "flat";
+            /**
+             * @description Style of links in the content.
+             * @enum {string}
+             */
+            links?: "default" | "accent";
+            /**
+             * @description Font of the text.
+             * @enum {string}
+             */
+            font?: "ABCFavorit" | "Inter" | "FiraSans" | "IBMPlexSerif" | "Lato" | "Merriweather" | "NotoSans" | "OpenSans" | "Overpass" | "Poppins" | "Raleway" | "Roboto" | "RobotoSlab" | "SourceSansPro" | "Ubuntu";
+            /**
+             * @description Font of code.
+             * @enum {string}
+             */
+            monospaceFont?: "DMMono" | "FiraCode" | "IBMPlexMono" | "Inconsolata" | "JetBrainsMono" | "RobotoMono" | "SourceCodePro" | "SpaceMono";
+            /**
+             * @description Style of the icons.
+             * @enum {string}
+             */
+            icons?: "regular" | "solid" | "duotone" | "light" | "thin";
+            /** @description Look of the table of contents. */
+            sidebar?: {
+                /**
+                 * @description Background of the sidebar.
+                 * @enum {string}
+                 */
+                background?: "default" | "filled";
+                /**
+                 * @description How the current entry is marked.
+                 * @enum {string}
+                 */
+                list?: "default" | "pill" | "line";
+            };
+            /**
+             * @description How visible the search box is.
+             * @enum {string}
+             */
+            search?: "prominent" | "subtle";
+        };
+        /** @description Language of the site's own labels (kept for clients of the public API, which still requires it). */
+        CustomizationInternationalization: {
+            /**
+             * @description Language code.
+             * @enum {string}
+             */
+            locale?: "en" | "fr" | "es" | "zh" | "ja" | "de" | "nl" | "no" | "pt-br" | "ru";
+        };
+        /** @description An image for each theme, by its absolute URL. */
+        CustomizationThemedURL: {
+            /**
+             * Format: uri
+             * @description URL of the image used with the light theme.
+             */
+            light: string;
+            /**
+             * Format: uri
+             * @description URL of the image used with the dark theme.
+             */
+            dark: string;
+        };
+        /** @description Icon shown in browser tabs; `{}` for the service's own. */
+        CustomizationFavicon: {
+            /** @description The favicon images. */
+            icon?: components["schemas"]["CustomizationThemedURL"];
+        };
+        /**
+         * @description Where a link of the header, the footer or the announcement goes: an address on the web, or a page, anchor,
+         *     space or collection of the site's organization (checked when the customization is written: 400 for one
+         *     that does not exist there).
+         */
+        CustomizationLinkTarget: {
+            /** @constant */
+            kind: "url";
+            /**
+             * Format: uri
+             * @description Absolute URL.
+             */
+            url: string;
+        } | {
+            /** @constant */
+            kind: "page";
+            /** @description Id of the page. */
+            page: string;
+            /** @description Id of the space the page is in. */
+            space: string;
+        } | {
+            /** @constant */
+            kind: "anchor";
+            /** @description Id of the heading in the page. */
+            anchor: string;
+            /** @description Id of the page. */
+            page: string;
+            /** @description Id of the space the page is in. */
+            space: string;
+        } | {
+            /** @constant */
+            kind: "space";
+            /** @description Id of the space. */
+            space: string;
+        } | {
+            /** @constant */
+            kind: "collection";
+            /** @description Id of the collection. */
+            collection: string;
+        };
+        /** @description A titled link. */
+        CustomizationContentLink: {
+            /** @description Text of the link. */
+            title: string;
+            to: components["schemas"]["CustomizationLinkTarget"];
+        };
+        /** @description The header of the site. */
+        CustomizationHeader: {
+            /**
+             * @description Legacy look of the header (the public API keeps it beside `styling.theme`).
+             * @enum {string}
+             */
+            preset?: "default" | "bold" | "contrast" | "custom" | "none";
+            /** @description Logo shown in the header. */
+            logo?: components["schemas"]["CustomizationThemedURL"];
+            /** @description Links of the header, in order. */
+            links?: {
+                /** @description Text of the link. */
+                title: string;
+                /**
+                 * @description Whether the link shows as a plain link or as a button.
+                 * @enum {string}
+                 */
+                style?: "link" | "button-primary" | "button-secondary";
+                /** @description Where the link goes; null (or absent) for an entry that only opens its drop-down `links`. */
+                to?: components["schemas"]["CustomizationLinkTarget"] | null;
+                /** @description Links of a drop-down menu opened by this link. */
+                links?: components["schemas"]["CustomizationContentLink"][];
+                /** @description Adaptive-content expression (parsed as site-space conditions are; 400 when invalid); the link is shown only to visitors for whom it is true. */
+                condition?: string;
+            }[];
+        };
+        /** @description The footer of the site. */
+        CustomizationFooter: {
+            /** @description Logo shown in the footer. */
+            logo?: components["schemas"]["CustomizationThemedURL"];
+            /** @description Columns of links. */
+            groups?: {
+                /** @description Heading of the column. */
+                title: string;
+                links: components["schemas"]["CustomizationContentLink"][];
+            }[];
+            /** @description Copyright notice. */
+            copyright?: string;
+        };
+        /** @description A banner shown above every page. */
+        CustomizationAnnouncement: {
+            /** @description Whether the banner is shown. */
+            enabled: boolean;
+            /** @description Text of the banner. */
+            message: string;
+            /** @description Link shown after the message. */
+            link?: components["schemas"]["CustomizationContentLink"];
+            /**
+             * @description Color scheme of the banner.
+             * @enum {string}
+             */
+            style: "info" | "warning" | "danger" | "success";
+        };
+        /** @description Light and dark themes. */
+        CustomizationThemes: {
+            /**
+             * @description Theme used when the reader has not chosen one (the public API knows no other value).
+             * @enum {string}
+             */
+            default?: "light" | "dark";
+            /** @description Whether readers can switch between the themes. */
+            toggeable?: boolean;
+        };
+        /** @description Export of pages to PDF by readers. */
+        CustomizationPdf: {
+            /** @description Whether it is turned on. */
+            enabled?: boolean;
+        };
+        /** @description Page rating by readers. */
+        CustomizationFeedback: {
+            /** @description Whether it is turned on. */
+            enabled?: boolean;
+        };
+        /** @description AI features offered to readers. */
+        CustomizationAi: {
+            /**
+             * @description No AI, AI answers in search, or an AI assistant.
+             * @enum {string}
+             */
+            mode?: "none" | "search" | "assistant";
+        };
+        /** @description Advanced customization of the site's look. */
+        CustomizationAdvancedCustomization: {
+            /** @description Whether it is turned on. */
+            enabled?: boolean;
+        };
+        /** @description Links to the Git repository of the content. */
+        CustomizationGit: {
+            /** @description Whether pages show a link to edit them in the repository. */
+            showEditLink?: boolean;
+        };
+        /** @description Actions offered on each page. */
+        CustomizationPageActions: {
+            /** @description Whether readers can open the page in external AI tools. */
+            externalAI?: boolean;
+            /** @description Whether readers can copy or view the page as Markdown. */
+            markdown?: boolean;
+            /** @description Whether readers are offered to connect the site's MCP server. */
+            mcp?: boolean;
+        };
+        /** @description How links to other sites open. */
+        CustomizationExternalLinks: {
+            /**
+             * @description In the same tab (`self`) or a new one (`blank`).
+             * @enum {string}
+             */
+            target?: "self" | "blank";
+        };
+        /** @description Links to the previous and next pages at the bottom of each page. */
+        CustomizationPagination: {
+            /** @description Whether it is turned on. */
+            enabled?: boolean;
+        };
+        /** @description The service's trademark in the footer. */
+        CustomizationTrademark: {
+            /** @description Whether it is turned on. */
+            enabled?: boolean;
+        };
+        /** @description Privacy policy linked from the site. */
+        CustomizationPrivacyPolicy: {
+            /**
+             * Format: uri
+             * @description URL of the privacy policy.
+             */
+            url?: string;
+        };
+        /** @description Image used when pages are shared on social networks. */
+        CustomizationSocialPreview: {
+            /**
+             * Format: uri
+             * @description URL of the image.
+             */
+            url?: string;
+        };
+        /** @description Reader analytics. */
+        CustomizationInsights: {
+            /** @description Whether a cookie is set to count unique visitors. */
+            trackingCookie?: boolean;
+        };
+        /**
+         * @description How a published site, or one of its site spaces, looks and behaves for readers. In a request every key is
+         *     optional (a missing key keeps the service's default, or for a site space the site's setting); answers carry
+         *     every key, defaults filled in. Colors are hexadecimal CSS colors (`#346DDB`), images absolute URLs.
+         */
+        SiteCustomization: {
+            title?: components["schemas"]["SiteCustomizationTitle"];
+            styling?: components["schemas"]["CustomizationStyling"];
+            internationalization?: components["schemas"]["CustomizationInternationalization"];
+            favicon?: components["schemas"]["CustomizationFavicon"];
+            header?: components["schemas"]["CustomizationHeader"];
+            footer?: components["schemas"]["CustomizationFooter"];
+            announcement?: components["schemas"]["CustomizationAnnouncement"];
+            themes?: components["schemas"]["CustomizationThemes"];
+            pdf?: components["schemas"]["CustomizationPdf"];
+            feedback?: components["schemas"]["CustomizationFeedback"];
+            ai?: components["schemas"]["CustomizationAi"];
+            advancedCustomization?: components["schemas"]["CustomizationAdvancedCustomization"];
+            git?: components["schemas"]["CustomizationGit"];
+            pageActions?: components["schemas"]["CustomizationPageActions"];
+            externalLinks?: components["schemas"]["CustomizationExternalLinks"];
+            pagination?: components["schemas"]["CustomizationPagination"];
+            trademark?: components["schemas"]["CustomizationTrademark"];
+            privacyPolicy?: components["schemas"]["CustomizationPrivacyPolicy"];
+            socialPreview?: components["schemas"]["CustomizationSocialPreview"];
+            insights?: components["schemas"]["CustomizationInsights"];
+        };
         /** @description The link between a docs site and one of the spaces it publishes, with the place of the space on the site. */
         SiteSpace: {
             /** @constant */
@@ -5002,322 +5406,6 @@ export interface components {
             readonly children: (components["schemas"]["SiteSection"] | components["schemas"]["SiteSectionGroup"])[];
         };
         /**
-         * @description How a published site, or one of its site spaces, looks and behaves for readers. Every key is optional; a
-         *     missing key keeps the service's default. Colors are CSS color values (for example `#346DDB`).
-         */
-        SiteCustomization: {
-            /** @description Title shown in the header in place of the site's title. */
-            title?: string;
-            /** @description Look of the site. */
-            styling?: {
-                /**
-                 * @description Overall theme.
-                 * @enum {string}
-                 */
-                theme?: "clean" | "muted" | "bold" | "gradient";
-                /** @description Main color of the site, for links and highlights. */
-                primaryColor?: {
-                    /** @description Color used with the light theme. */
-                    light: string;
-                    /** @description Color used with the dark theme. */
-                    dark: string;
-                };
-                /** @description Color of informational hints. */
-                infoColor?: {
-                    /** @description Color used with the light theme. */
-                    light: string;
-                    /** @description Color used with the dark theme. */
-                    dark: string;
-                };
-                /** @description Color of success hints. */
-                successColor?: {
-                    /** @description Color used with the light theme. */
-                    light: string;
-                    /** @description Color used with the dark theme. */
-                    dark: string;
-                };
-                /** @description Color of warning hints. */
-                warningColor?: {
-                    /** @description Color used with the light theme. */
-                    light: string;
-                    /** @description Color used with the dark theme. */
-                    dark: string;
-                };
-                /** @description Color of danger hints. */
-                dangerColor?: {
-                    /** @description Color used with the light theme. */
-                    light: string;
-                    /** @description Color used with the dark theme. */
-                    dark: string;
-                };
-                /** @description Tint applied to the backgrounds of the site. */
-                tint?: {
-                    /** @description Tint color. */
-                    color: {
-                        /** @description Color used with the light theme. */
-                        light: string;
-                        /** @description Color used with the dark theme. */
-                        dark: string;
-                    };
-                };
-                /**
-                 * @description Shape of the corners of boxes and buttons.
-                 * @enum {string}
-                 */
-                corners?: "straight" | "rounded" | "circular";
-                /**
-                 * @description Whether surfaces have shadows (`subtle`) or none (`flat`).
-                 * @enum {string}
-                 */
-                depth?: "subtle" | "flat";
-                /**
-                 * @description Style of links in the content.
-                 * @enum {string}
-                 */
-                links?: "default" | "accent";
-                /**
-                 * @description Font of the text.
-                 * @enum {string}
-                 */
-                font?: "ABCFavorit" | "Inter" | "FiraSans" | "IBMPlexSerif" | "Lato" | "Merriweather" | "NotoSans" | "OpenSans" | "Overpass" | "Poppins" | "Raleway" | "Roboto" | "RobotoSlab" | "SourceSansPro" | "Ubuntu";
-                /**
-                 * @description Font of code.
-                 * @enum {string}
-                 */
-                monospaceFont?: "DMMono" | "FiraCode" | "IBMPlexMono" | "Inconsolata" | "JetBrainsMono" | "RobotoMono" | "SourceCodePro" | "SpaceMono";
-                /**
-                 * @description Style of the icons.
-                 * @enum {string}
-                 */
-                icons?: "regular" | "solid" | "duotone" | "light" | "thin";
-                /** @description Look of the table of contents. */
-                sidebar?: {
-                    /**
-                     * @description Background of the sidebar.
-                     * @enum {string}
-                     */
-                    background?: "default" | "filled";
-                    /**
-                     * @description How the current entry is marked.
-                     * @enum {string}
-                     */
-                    list?: "default" | "pill" | "line";
-                };
-                /**
-                 * @description How visible the search box is.
-                 * @enum {string}
-                 */
-                search?: "prominent" | "subtle";
-            };
-            /** @description Icon shown in browser tabs. */
-            favicon?: {
-                /** @description The favicon images. */
-                icon?: {
-                    /**
-                     * Format: uri
-                     * @description URL of the image used with the light theme.
-                     */
-                    light: string;
-                    /**
-                     * Format: uri
-                     * @description URL of the image used with the dark theme.
-                     */
-                    dark: string;
-                };
-            };
-            /** @description The header of the site. */
-            header?: {
-                /** @description Logo shown in the header. */
-                logo?: {
-                    /**
-                     * Format: uri
-                     * @description URL of the image used with the light theme.
-                     */
-                    light: string;
-                    /**
-                     * Format: uri
-                     * @description URL of the image used with the dark theme.
-                     */
-                    dark: string;
-                };
-                /** @description Links of the header, in order. */
-                links?: {
-                    /** @description Text of the link. */
-                    title: string;
-                    /**
-                     * @description Whether the link shows as a plain link or as a button.
-                     * @enum {string}
-                     */
-                    style?: "link" | "button-primary" | "button-secondary";
-                    /** @description Where the link goes. */
-                    to?: {
-                        /** @description What the reference points at, for example `url`, `page` or `space`; the other keys depend on it. */
-                        kind: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                    /** @description Links of a drop-down menu opened by this link. */
-                    links?: {
-                        /** @description Text of the link. */
-                        title: string;
-                        /** @description Where the link goes. */
-                        to: {
-                            /** @description What the reference points at, for example `url`, `page` or `space`; the other keys depend on it. */
-                            kind: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    }[];
-                    /** @description Adaptive-content expression; the link is shown only to visitors for whom it is true. */
-                    condition?: string;
-                }[];
-            };
-            /** @description The footer of the site. */
-            footer?: {
-                /** @description Logo shown in the footer. */
-                logo?: {
-                    /**
-                     * Format: uri
-                     * @description URL of the image used with the light theme.
-                     */
-                    light: string;
-                    /**
-                     * Format: uri
-                     * @description URL of the image used with the dark theme.
-                     */
-                    dark: string;
-                };
-                /** @description Columns of links. */
-                groups?: {
-                    /** @description Heading of the column. */
-                    title: string;
-                    links: {
-                        /** @description Text of the link. */
-                        title: string;
-                        /** @description Where the link goes. */
-                        to: {
-                            /** @description What the reference points at, for example `url`, `page` or `space`; the other keys depend on it. */
-                            kind: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    }[];
-                }[];
-                /** @description Copyright notice. */
-                copyright?: string;
-            };
-            /** @description A banner shown above every page. */
-            announcement?: {
-                /** @description Whether the banner is shown. */
-                enabled?: boolean;
-                /** @description Text of the banner. */
-                message?: string;
-                /** @description Link shown after the message. */
-                link?: {
-                    /** @description Text of the link. */
-                    title: string;
-                    /** @description Where the link goes. */
-                    to: {
-                        /** @description What the reference points at, for example `url`, `page` or `space`; the other keys depend on it. */
-                        kind: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-                /**
-                 * @description Color scheme of the banner.
-                 * @enum {string}
-                 */
-                style?: "info" | "warning" | "danger" | "success";
-            };
-            /** @description Light and dark themes. */
-            themes?: {
-                /**
-                 * @description Theme used when the reader has not chosen one (the public API knows no other value).
-                 * @enum {string}
-                 */
-                default?: "light" | "dark";
-                /** @description Whether readers can switch between the themes. */
-                toggeable?: boolean;
-            };
-            /** @description Export of pages to PDF by readers. */
-            pdf?: {
-                /** @description Whether it is turned on. */
-                enabled?: boolean;
-            };
-            /** @description Page rating by readers. */
-            feedback?: {
-                /** @description Whether it is turned on. */
-                enabled?: boolean;
-            };
-            /** @description AI features offered to readers. */
-            ai?: {
-                /**
-                 * @description No AI, AI answers in search, or an AI assistant.
-                 * @enum {string}
-                 */
-                mode?: "none" | "search" | "assistant";
-            };
-            /** @description Advanced customization of the site's look. */
-            advancedCustomization?: {
-                /** @description Whether it is turned on. */
-                enabled?: boolean;
-            };
-            /** @description Links to the Git repository of the content. */
-            git?: {
-                /** @description Whether pages show a link to edit them in the repository. */
-                showEditLink?: boolean;
-            };
-            /** @description Actions offered on each page. */
-            pageActions?: {
-                /** @description Whether readers can open the page in external AI tools. */
-                externalAI?: boolean;
-                /** @description Whether readers can copy or view the page as Markdown. */
-                markdown?: boolean;
-                /** @description Whether readers are offered to connect the site's MCP server. */
-                mcp?: boolean;
-            };
-            /** @description How links to other sites open. */
-            externalLinks?: {
-                /**
-                 * @description In the same tab (`self`) or a new one (`blank`).
-                 * @enum {string}
-                 */
-                target?: "self" | "blank";
-            };
-            /** @description Links to the previous and next pages at the bottom of each page. */
-            pagination?: {
-                /** @description Whether it is turned on. */
-                enabled?: boolean;
-            };
-            /** @description The service's trademark in the footer. */
-            trademark?: {
-                /** @description Whether it is turned on. */
-                enabled?: boolean;
-            };
-            /** @description Privacy policy linked from the site. */
-            privacyPolicy?: {
-                /**
-                 * Format: uri
-                 * @description URL of the privacy policy.
-                 */
-                url?: string;
-            };
-            /** @description Image used when pages are shared on social networks. */
-            socialPreview?: {
-                /**
-                 * Format: uri
-                 * @description URL of the image.
-                 */
-                url?: string;
-            };
-            /** @description Reader analytics. */
-            insights?: {
-                /** @description Whether a cookie is set to count unique visitors. */
-                trackingCookie?: boolean;
-            };
-        };
-        /**
          * @description Everything needed to render a published docs site: the site, its structure (sections and section groups, or
          *     site spaces when the site has no sections), its customizations and the scripts integrations inject into it.
          */
@@ -5335,15 +5423,21 @@ export interface components {
                 type: "siteSpaces";
                 structure: components["schemas"]["SiteSpace"][];
             };
-            /** @description Customizations of the site, and those of site spaces that override them. */
+            /**
+             * @description The complete customization of the site (`getSiteCustomizationById`), and of each of its site spaces: the
+             *     site's with the site space's overrides applied (`getSiteSpaceCustomizationById`).
+             */
             customizations: {
                 site: components["schemas"]["SiteCustomization"];
-                /** @description Customizations of single site spaces, by site-space id. */
+                /** @description Complete customization of each site space, by site-space id. */
                 siteSpaces: {
                     [key: string]: components["schemas"]["SiteCustomization"];
                 };
             };
-            /** @description Scripts that integrations installed on the site load in its pages. */
+            /**
+             * @description Scripts that integrations installed on the site, with the `site:script:inject` scope, load in its pages.
+             *     Quire publishes integrations but has no operation that installs one on a site, so this list is empty.
+             */
             scripts: {
                 /**
                  * Format: uri
@@ -5406,6 +5500,53 @@ export interface components {
             /** @description Total number of items in the list. */
             count?: number;
             items: components["schemas"]["SiteSpace"][];
+        };
+        /**
+         * @description What a site space changes of its site's customization. Each key given replaces the site space's override of
+         *     that key (objects are merged key by key with the site's setting when answered); null removes the override,
+         *     so the site's setting applies again; an absent key leaves the override as it is.
+         */
+        SiteSpaceCustomizationOverride: {
+            /** @description Override of `title`, or null to remove it. */
+            title?: components["schemas"]["SiteCustomizationTitle"] | null;
+            /** @description Override of `styling`, or null to remove it. */
+            styling?: components["schemas"]["CustomizationStyling"] | null;
+            /** @description Override of `internationalization`, or null to remove it. */
+            internationalization?: components["schemas"]["CustomizationInternationalization"] | null;
+            /** @description Override of `favicon`, or null to remove it. */
+            favicon?: components["schemas"]["CustomizationFavicon"] | null;
+            /** @description Override of `header`, or null to remove it. */
+            header?: components["schemas"]["CustomizationHeader"] | null;
+            /** @description Override of `footer`, or null to remove it. */
+            footer?: components["schemas"]["CustomizationFooter"] | null;
+            /** @description Override of `announcement`, or null to remove it. */
+            announcement?: components["schemas"]["CustomizationAnnouncement"] | null;
+            /** @description Override of `themes`, or null to remove it. */
+            themes?: components["schemas"]["CustomizationThemes"] | null;
+            /** @description Override of `pdf`, or null to remove it. */
+            pdf?: components["schemas"]["CustomizationPdf"] | null;
+            /** @description Override of `feedback`, or null to remove it. */
+            feedback?: components["schemas"]["CustomizationFeedback"] | null;
+            /** @description Override of `ai`, or null to remove it. */
+            ai?: components["schemas"]["CustomizationAi"] | null;
+            /** @description Override of `advancedCustomization`, or null to remove it. */
+            advancedCustomization?: components["schemas"]["CustomizationAdvancedCustomization"] | null;
+            /** @description Override of `git`, or null to remove it. */
+            git?: components["schemas"]["CustomizationGit"] | null;
+            /** @description Override of `pageActions`, or null to remove it. */
+            pageActions?: components["schemas"]["CustomizationPageActions"] | null;
+            /** @description Override of `externalLinks`, or null to remove it. */
+            externalLinks?: components["schemas"]["CustomizationExternalLinks"] | null;
+            /** @description Override of `pagination`, or null to remove it. */
+            pagination?: components["schemas"]["CustomizationPagination"] | null;
+            /** @description Override of `trademark`, or null to remove it. */
+            trademark?: components["schemas"]["CustomizationTrademark"] | null;
+            /** @description Override of `privacyPolicy`, or null to remove it. */
+            privacyPolicy?: components["schemas"]["CustomizationPrivacyPolicy"] | null;
+            /** @description Override of `socialPreview`, or null to remove it. */
+            socialPreview?: components["schemas"]["CustomizationSocialPreview"] | null;
+            /** @description Override of `insights`, or null to remove it. */
+            insights?: components["schemas"]["CustomizationInsights"] | null;
         };
         /**
          * @description The visitor authentication of a `visitor-auth` site: the backend that signs visitors in, and the key it signs
@@ -8916,6 +9057,74 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    getSiteCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site's customization, defaults filled in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteCustomization"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateSiteCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteCustomization"];
+            };
+        };
+        responses: {
+            /** @description The site's customization as stored, defaults filled in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteCustomization"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     publishSite: {
         parameters: {
             query?: never;
@@ -9675,6 +9884,109 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SiteSpace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getSiteSpaceCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+                /** @description Id of the site space (the link between a site and a space). */
+                siteSpaceId: components["parameters"]["siteSpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site space's complete customization. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteCustomization"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteSiteSpaceCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+                /** @description Id of the site space (the link between a site and a space). */
+                siteSpaceId: components["parameters"]["siteSpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The site space follows the site's customization again. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    overrideSiteSpaceCustomizationById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+                /** @description Id of the site space (the link between a site and a space). */
+                siteSpaceId: components["parameters"]["siteSpaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteSpaceCustomizationOverride"];
+            };
+        };
+        responses: {
+            /** @description The site space's complete customization. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteCustomization"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -90,7 +90,19 @@ export interface ExtractedReferences {
   links: ContentReference[];
   /** Links and images pointing at files of the space (by id or by repository path). */
   files: ContentReference[];
+  /** OpenAPI specifications of the organization that blocks of the page show, by the id or slug they name. */
+  specs: Array<{ spec: string }>;
 }
+
+/**
+ * GitBook's OpenAPI blocks, which CommonMark reads as paragraph text: `{% openapi-operation spec="petstore"
+ * path="/pets" method="get" %}` (also `openapi-schemas` and `openapi-webhook`) show part of an organization's
+ * specification, named by `spec`; the older `{% openapi src="..." %}` and `{% swagger src="..." %}` name the
+ * spec's own address (a URL, or a file of the space).
+ */
+const OPENAPI_BLOCK = /\{%\s*openapi-(?:operation|schemas|webhook)\s([^%]*?)%\}/g;
+const LEGACY_OPENAPI_BLOCK = /\{%\s*(?:openapi|swagger)\s([^%]*?)%\}/g;
+const attribute = (tag: string, name: string): string | undefined => new RegExp(`(?:^|\\s)${name}="([^"]*)"`).exec(tag)?.[1];
 
 /** The links and file references of a page's markdown, in reading order, one entry per occurrence. */
 export function extractReferences(markdown: string, options: { pagePath?: string } = {}): ExtractedReferences {
@@ -98,6 +110,7 @@ export function extractReferences(markdown: string, options: { pagePath?: string
   const definitions = collectDefinitions(tree);
   const links: ContentReference[] = [];
   const files: ContentReference[] = [];
+  const specs: Array<{ spec: string }> = [];
   const add = (url: string, image: boolean): void => {
     const target = classifyUrl(url, options.pagePath);
     const reference = { url, target, image };
@@ -109,9 +122,29 @@ export function extractReferences(markdown: string, options: { pagePath?: string
     else if (node.type === 'linkReference' || node.type === 'imageReference') {
       const definition = definitions.get(node.identifier);
       if (definition) add(definition.url, node.type === 'imageReference');
+    } else if (node.type === 'paragraph' && node.position?.start.offset !== undefined && node.position.end.offset !== undefined) {
+      // The block tags are read from the paragraph's source: the parser would split `path="/a_b_c"` into
+      // emphasis. Code blocks and code spans are other nodes, so a tag shown as code is not a block.
+      const start = node.position.start.offset;
+      let source = markdown.slice(start, node.position.end.offset);
+      if (!source.includes('{%')) return;
+      // A tag in a code span is shown, not run: blanked out before the tags are looked for.
+      visit(node, (inner) => {
+        const at = inner.position;
+        if (inner.type !== 'inlineCode' || at?.start.offset === undefined || at.end.offset === undefined) return;
+        source = source.slice(0, at.start.offset - start) + ' '.repeat(at.end.offset - at.start.offset) + source.slice(at.end.offset - start);
+      });
+      for (const [, tag] of source.matchAll(OPENAPI_BLOCK)) {
+        const spec = attribute(tag!, 'spec');
+        if (spec !== undefined) specs.push({ spec });
+      }
+      for (const [, tag] of source.matchAll(LEGACY_OPENAPI_BLOCK)) {
+        const src = attribute(tag!, 'src');
+        if (src !== undefined) add(src, false);
+      }
     }
   });
-  return { links, files };
+  return { links, files, specs };
 }
 
 // ----- rewriting destinations -----

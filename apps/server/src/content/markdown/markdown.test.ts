@@ -314,6 +314,28 @@ describe('extractReferences', () => {
     ]);
   });
 
+  it('finds the specs OpenAPI blocks name, and the address older blocks load, but not blocks shown as code', () => {
+    const markdown = [
+      '{% openapi-operation spec="petstore" path="/pets/{id}/a_b_c" method="get" %}',
+      '[OpenAPI petstore](https://example.com/petstore.yaml)',
+      '{% endopenapi-operation %}',
+      '',
+      '> {% openapi-schemas spec="billing" schemas="Invoice" %}',
+      '',
+      '{% swagger src=".gitbook/assets/legacy.yaml" path="/pets" method="get" %}',
+      '',
+      '`{% openapi-webhook spec="inline-code" name="x" %}`',
+      '',
+      '```',
+      '{% openapi-operation spec="in-code" path="/" method="get" %}',
+      '```',
+    ].join('\n');
+    const { specs, links, files } = extractReferences(markdown);
+    expect(specs).toEqual([{ spec: 'petstore' }, { spec: 'billing' }]);
+    expect(links.map((link) => link.target)).toEqual([{ kind: 'url', url: 'https://example.com/petstore.yaml' }]);
+    expect(files.map((file) => file.target)).toEqual([{ kind: 'asset', path: '.gitbook/assets/legacy.yaml' }]);
+  });
+
   it('classifies URLs', () => {
     expect(classifyUrl('#usage')).toEqual({ kind: 'anchor', anchor: 'usage' });
     expect(classifyUrl('mailto:a@b.c')).toEqual({ kind: 'url', url: 'mailto:a@b.c' });

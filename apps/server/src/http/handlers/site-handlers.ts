@@ -11,7 +11,12 @@ import {
   deleteSiteSectionGroupById,
   deleteSiteShareLinkById,
   deleteSiteSpaceById,
+  deleteSiteSpaceCustomizationById,
   getPublishedContentSite,
+  getSiteCustomizationById,
+  getSiteSpaceCustomizationById,
+  overrideSiteSpaceCustomizationById,
+  updateSiteCustomizationById,
   getSiteAdaptiveSchema,
   getSiteById,
   listSiteAdaptiveTemplateConditions,
@@ -37,6 +42,7 @@ import {
 import type { PresentContext } from '../presenters/context.js';
 import {
   presentAdaptiveSchema,
+  presentCustomization,
   presentPublishedContentSite,
   presentShareLink,
   presentSite,
@@ -159,6 +165,27 @@ export function siteHandlers({ services, present }: HandlerDeps): Handlers {
       status: 200,
       body: { items: await listSiteAdaptiveTemplateConditions(services, caller, params.organizationId, params.siteId) },
     }),
+
+    getSiteCustomizationById: async ({ caller, params }) => ({
+      status: 200,
+      body: presentCustomization(await getSiteCustomizationById(services, caller, params.organizationId, params.siteId)),
+    }),
+    updateSiteCustomizationById: async ({ caller, params, body }) => ({
+      status: 200,
+      body: presentCustomization(await updateSiteCustomizationById(services, caller, params.organizationId, params.siteId, body)),
+    }),
+    getSiteSpaceCustomizationById: async ({ caller, params }) => ({
+      status: 200,
+      body: presentCustomization(await getSiteSpaceCustomizationById(services, caller, params.organizationId, params.siteId, params.siteSpaceId)),
+    }),
+    overrideSiteSpaceCustomizationById: async ({ caller, params, body }) => ({
+      status: 200,
+      body: presentCustomization(await overrideSiteSpaceCustomizationById(services, caller, params.organizationId, params.siteId, params.siteSpaceId, body)),
+    }),
+    deleteSiteSpaceCustomizationById: async ({ caller, params }) => {
+      await deleteSiteSpaceCustomizationById(services, caller, params.organizationId, params.siteId, params.siteSpaceId);
+      return { status: 204 };
+    },
 
     getPublishedContentSite: async ({ principal, params, query }) => ({
       status: 200,

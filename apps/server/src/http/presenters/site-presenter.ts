@@ -1,5 +1,7 @@
 import type { components } from '@quire/api-types';
-import type { AdaptiveSchemaRecord, ShareLinkRecord, SiteStructure } from '../../services/site-service.js';
+import { completeCustomization, parseCustomization } from '../../content/site-customization.js';
+import { siteFeatures } from '../../content/site-features.js';
+import type { AdaptiveSchemaRecord, CustomizationRecord, ShareLinkRecord, SiteStructure } from '../../services/site-service.js';
 import type { SiteSectionGroupRow, SiteSectionRow, SiteSpaceRecord, SiteSpaceRow, SiteWithCount } from '../../stores/site-store.js';
 import { apiUrl, appUrl, type PresentContext } from './context.js';
 import { presentSpace } from './space-presenter.js';
@@ -42,15 +44,6 @@ function publishedUrl(site: SiteWithCount, url: () => string, shareKey: string |
   return site.published === 1 ? { published: keyed(url(), shareKey) } : {};
 }
 
-function parseObject<T>(text: string): T {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return (value && typeof value === 'object' && !Array.isArray(value) ? value : {}) as T;
-  } catch {
-    return {} as T;
-  }
-}
-
 export function presentSite(context: PresentContext, site: SiteWithCount): ApiSite {
   const id = encodeURIComponent(site.id);
   return {
@@ -67,7 +60,9 @@ export function presentSite(context: PresentContext, site: SiteWithCount): ApiSi
     createdAt: site.created_at,
     adaptiveContent: { enabled: site.adaptive_content === 1 },
     agentsContext: site.agents_context as ApiSite['agentsContext'],
-    features: [],
+    features: siteFeatures({
+      type: site.type, visibility: site.visibility, hostname: site.hostname, adaptiveContent: site.adaptive_content === 1, customization: parseCustomization(site.customizations),
+    }) as ApiSite['features'],
     urls: {
       location: apiUrl(context, `/orgs/${encodeURIComponent(site.organization_id)}/sites/${id}`),
       app: appUrl(context, `/o/${encodeURIComponent(site.organization_id)}/sites/${id}`),
@@ -90,7 +85,8 @@ export function presentSiteSpace(context: PresentContext, site: SiteWithCount, s
     title: space.title,
     default: siteSpace.is_default === 1,
     ...(siteSpace.condition !== null ? { condition: siteSpace.condition } : {}),
-    hasAdvancedCustomizationFeature: false,
+    // Every site space can override its site's customization (overrideSiteSpaceCustomizationById): no plan gates it here.
+    hasAdvancedCustomizationFeature: true,
     urls: published,
   };
 }
@@ -150,52 +146,25 @@ export function presentShareLink(context: PresentContext, site: SiteWithCount, {
   };
 }
 
-/**
- * What a site looks like when nothing was customized: the service's defaults, which stored customizations
- * (what the public API's customization PATCH would set) override key by key. Site spaces answer only their
- * own overrides.
- */
-const DEFAULT_SITE_CUSTOMIZATION: ApiSiteCustomization = {
-  styling: {
-    theme: 'clean', primaryColor: { light: '#346DDB', dark: '#346DDB' },
-    // The public API's styling always carries the hint colors; these are its defaults.
-    infoColor: { light: '#787878', dark: '#787878' }, successColor: { light: '#02AD00', dark: '#02AD00' },
-    warningColor: { light: '#FE9A00', dark: '#FE9A00' }, dangerColor: { light: '#FB2C36', dark: '#FB2C36' }, corners: 'rounded', depth: 'subtle', links: 'default', font: 'Inter',
-    monospaceFont: 'IBMPlexMono', icons: 'regular', sidebar: { background: 'default', list: 'default' }, search: 'prominent',
-  },
-  themes: { default: 'light', toggeable: true },
-  pdf: { enabled: true },
-  feedback: { enabled: false },
-  ai: { mode: 'search' },
-  advancedCustomization: { enabled: true },
-  git: { showEditLink: false },
-  pageActions: { externalAI: true, markdown: true, mcp: true },
-  externalLinks: { target: 'self' },
-  pagination: { enabled: true },
-  trademark: { enabled: true },
-  insights: { trackingCookie: true },
-};
-
-function withDefaults(stored: ApiSiteCustomization): ApiSiteCustomization {
-  const merged: Record<string, unknown> = { ...DEFAULT_SITE_CUSTOMIZATION };
-  for (const [key, value] of Object.entries(stored)) {
-    const base = merged[key];
-    merged[key] = base && typeof base === 'object' && value && typeof value === 'object' && !Array.isArray(value) ? { ...base, ...value } : value;
-  }
-  return merged as ApiSiteCustomization;
+/** The complete settings a customization operation answers (content/site-customization.ts merges them). */
+export function presentCustomization(record: CustomizationRecord): ApiSiteCustomization {
+  return completeCustomization(record.site, record.siteSpace) as ApiSiteCustomization;
 }
 
 export function presentPublishedContentSite(context: PresentContext, structure: SiteStructure): ApiPublishedContentSite {
+  // Each site space answers its complete settings (the site's with its overrides), as the public API does.
+  const site = parseCustomization(structure.site.customizations);
   const customizations: Record<string, ApiSiteCustomization> = {};
-  for (const { siteSpace } of structure.siteSpaces) customizations[siteSpace.id] = parseObject<ApiSiteCustomization>(siteSpace.customizations);
+  for (const { siteSpace } of structure.siteSpaces) customizations[siteSpace.id] = presentCustomization({ site, siteSpace: parseCustomization(siteSpace.customizations) });
   return {
     object: 'published-content-site',
     site: presentSite(context, structure.site),
     structure: structure.sections.length > 0
       ? { type: 'sections', structure: childrenOf(context, structure, null, new Set()) }
       : { type: 'siteSpaces', structure: structure.siteSpaces.map((record) => presentSiteSpace(context, structure.site, structure.sections, record, structure.shareKey)) },
-    customizations: { site: withDefaults(parseObject<ApiSiteCustomization>(structure.site.customizations)), siteSpaces: customizations },
-    // No integration installs scripts on sites yet.
+    customizations: { site: presentCustomization({ site }), siteSpaces: customizations },
+    // Integrations are published but never installed on a site in Quire (no installation operations), so no
+    // integration holds the site:script:inject grant a script needs here: see apps/server/README.md.
     scripts: [],
   };
 }
