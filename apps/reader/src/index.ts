@@ -1,0 +1,2 @@
+export { renderMarkdown, MAX_RENDERED_MARKDOWN, type RenderInput, type RenderOutput, type RenderedFile, type RenderedHeading } from './render/markdown.js';
+export { createRenderPool, RENDER_IN_WORKER_FROM, type RenderPool } from './render/render-pool.js';
