@@ -1400,6 +1400,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{organizationId}/sites/{siteId}/visitor-auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the visitor authentication of a docs site
+         * @description Answers the site's visitor-authentication backend and signing key. 404 when the site does not exist or
+         *     has none configured.
+         *
+         *     Needs the `admin` permission of the organization.
+         */
+        get: operations["getSiteVisitorAuth"];
+        /**
+         * Configure the visitor authentication of a docs site
+         * @description Sets the backend visitors of a `visitor-auth` site are sent to to sign in. The first call makes a 256-bit
+         *     signing key (HS256), kept sealed; `rotateKey` makes a new one, after which JWTs signed with the old key
+         *     are refused.
+         *
+         *     Needs the `admin` permission of the organization.
+         */
+        put: operations["updateSiteVisitorAuth"];
+        post?: never;
+        /**
+         * Remove the visitor authentication of a docs site
+         * @description Forgets the backend and the signing key; JWTs signed with it are refused from then on. Answers 204, also
+         *     when none was configured.
+         *
+         *     Needs the `admin` permission of the organization.
+         */
+        delete: operations["deleteSiteVisitorAuth"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{organizationId}/spaces": {
         parameters: {
             query?: never;
@@ -2795,6 +2833,42 @@ export interface paths {
          *     organization in its current state, for example because it is linked to a docs site of that organization.
          */
         post: operations["transferSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/urls/published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Resolve the address of a published docs site
+         * @description Resolves an address a reader opened to the published content it shows, as the site presenter builds
+         *     addresses: `{QUIRE_PUBLIC_URL}/sites/{basename or id}[/{section path}][/{site-space path}]/{page path}`,
+         *     or `{scheme}://{hostname}/...` for a site with a `hostname`. The default section and the default site space
+         *     apply when the path names none. Needs no bearer token: this is what a reader (or the reader app) calls
+         *     for a visitor, and it holds no more rights than that visitor.
+         *
+         *     Answers either a lookup (`published-content-lookup`) with a short-lived `apiToken` (15 minutes), a
+         *     visitor token accepted only by the reads of this site's published content (the published site, and the
+         *     spaces, revisions, pages, files and search of the site spaces this visitor sees), or a redirect
+         *     (`published-content-redirect`) to the site's visitor-authentication backend when a `visitor-auth` site is
+         *     asked without a valid JWT and a backend is configured (401 when none is).
+         *
+         *     A `share-link` site needs the key of an active share link, as `shareKey` or as a `?shareKey=` inside
+         *     `url`. Unsigned visitor claims are read from `visitor.<name>` query parameters of `url`; signed ones come
+         *     from the verified `visitorAuthToken`. Site spaces whose `condition` is false for these claims are
+         *     invisible to this visitor. 404, the same for every case, when no published site is at that address, the
+         *     site is not published, or a share-link site is asked without an active link's key.
+         */
+        get: operations["getPublishedContentByUrl"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5331,6 +5405,26 @@ export interface components {
             count?: number;
             items: components["schemas"]["SiteSpace"][];
         };
+        /**
+         * @description The visitor authentication of a `visitor-auth` site: the backend that signs visitors in, and the key it signs
+         *     their JWTs with (HS256). The backend signs a JWT with `exp` (and any claims) and sends the visitor to the
+         *     site's address with `?jwt_token=<jwt>`.
+         */
+        SiteVisitorAuth: {
+            /** @constant */
+            readonly object: "site-visitor-auth";
+            /**
+             * Format: uri
+             * @description The address visitors are sent to to sign in, with `?location=<address they asked for>`.
+             */
+            backendUrl: string;
+            /** @constant */
+            readonly algorithm: "HS256";
+            /** @description The 256-bit key, base64url, that the backend signs JWTs with. Kept sealed. */
+            readonly signingKey: string;
+            /** Format: date-time */
+            readonly updatedAt: string;
+        };
         /** @description A single sign-on entry point of an organization, as shown on a login page. */
         SSOProviderLogin: {
             /** @description Id of the SAML provider. */
@@ -6423,6 +6517,72 @@ export interface components {
             /** @description Total number of items in the list. */
             count?: number;
             items: components["schemas"]["SearchResult"][];
+        };
+        /**
+         * @description What a published address shows: the ids of the site, section, site space, space and revision, how the
+         *     address splits into the site's path, the site space's path and the page path, and a visitor token to read
+         *     that content with.
+         */
+        PublishedContentLookup: {
+            /** @constant */
+            readonly object: "published-content-lookup";
+            /** @description Id of the organization that owns the site. */
+            readonly organization: string;
+            /** @description Id of the site. */
+            readonly site: string;
+            /** @description Id of the section the address is in; present when the site has sections. */
+            readonly siteSection?: string;
+            /** @description Id of the site space the address is in. */
+            readonly siteSpace: string;
+            /** @description Id of the space that site space publishes. */
+            readonly space: string;
+            /** @description Id of the space's current revision, the content the address shows. */
+            readonly revision: string;
+            visibility: components["schemas"]["SiteVisibility"];
+            /** @description Path of the site on its host, e.g. `/sites/docs`; empty for a site served by its hostname. */
+            readonly siteBasePath: string;
+            /** @description Path of the site space's address on its host (the site's path, then the section and site-space paths). */
+            readonly basePath: string;
+            /** @description The rest of the path, the page path inside the site space; empty for its first page. */
+            readonly pathname: string;
+            /** @description Whether the address named the section and site space itself, rather than reaching them as defaults. */
+            readonly complete: boolean;
+            /**
+             * Format: uri
+             * @description The address without any secret (no share key, JWT or visitor claim).
+             */
+            readonly canonicalUrl: string;
+            /**
+             * @description Visitor token, sent as `Authorization: Bearer <apiToken>`: accepted only by reads of this site's published
+             *     content, for the site spaces this visitor sees, and refused at once when the site is unpublished, its
+             *     visibility changes or the share link used is deactivated or deleted.
+             */
+            readonly apiToken: string;
+            /**
+             * Format: date-time
+             * @description When `apiToken` stops working (15 minutes after it was issued).
+             */
+            readonly apiTokenExpiresAt: string;
+        };
+        /** @description Where to send a visitor before the address can be read. */
+        PublishedContentRedirect: {
+            /** @constant */
+            readonly object: "published-content-redirect";
+            /**
+             * @description `visitor-auth`: the site needs a JWT from its visitor-authentication backend.
+             * @enum {string}
+             */
+            readonly reason: "visitor-auth";
+            /**
+             * @description The redirect leaves Quire (the organization's own backend).
+             * @enum {string}
+             */
+            readonly target: "external";
+            /**
+             * Format: uri
+             * @description The backend's address with `?location=<the requested address, without secrets>`.
+             */
+            readonly redirect: string;
         };
         /**
          * @description A role granted directly on a space or a collection to one user or one team. Grants inherit down the tree:
@@ -9613,6 +9773,114 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    getSiteVisitorAuth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The visitor authentication of the site. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteVisitorAuth"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateSiteVisitorAuth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description An absolute http(s) address.
+                     */
+                    backendUrl: string;
+                    /**
+                     * @description Make a new signing key.
+                     * @default false
+                     */
+                    rotateKey?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The stored visitor authentication. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteVisitorAuth"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteSiteVisitorAuth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     listSpacesInOrganizationById: {
         parameters: {
             query?: {
@@ -12271,6 +12539,38 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPublishedContentByUrl: {
+        parameters: {
+            query: {
+                /** @description The absolute http(s) address the reader opened, with its query string. */
+                url: string;
+                /** @description Secret key of a share link; resolves the published URLs of share-link sites. */
+                shareKey?: components["parameters"]["shareKey"];
+                /** @description The JWT the site's visitor-authentication backend signed for this visitor (HS256, with `exp`). */
+                visitorAuthToken?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The content at that address, or where to send the visitor first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishedContentLookup"] | components["schemas"]["PublishedContentRedirect"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
         };
