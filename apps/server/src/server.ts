@@ -13,6 +13,7 @@ import { warmLazyModules } from './lazy-module.js';
 import type { Logger } from './logger.js';
 import type { ServiceContext } from './services/context.js';
 import { createFileServices } from './storage/file-services.js';
+import { createReaderHandler } from '@quire/reader';
 
 export interface StartOptions {
   config: Config;
@@ -54,6 +55,9 @@ export async function startServer({ config, logger, spec, handlers, jobHandlers 
       ...files,
     };
     let shuttingDown = false;
+    // The reader reads the API like any client, over loopback HTTP to this same server (known once it listens).
+    let loopbackUrl = '';
+    const reader = createReaderHandler({ apiUrl: () => loopbackUrl, publicUrl: config.publicUrl });
     const quire = await createApp({
       services,
       logger,
@@ -65,6 +69,7 @@ export async function startServer({ config, logger, spec, handlers, jobHandlers 
       ...(handlers ? { handlers } : {}),
       isShuttingDown: () => shuttingDown,
       downloads: { storage: files.blobStorage, signer: files.urlSigner },
+      reader,
     });
 
     server = createServer(quire.handle);
@@ -78,6 +83,8 @@ export async function startServer({ config, logger, spec, handlers, jobHandlers 
       });
     });
     const port = (httpServer.address() as AddressInfo).port;
+    const loopbackHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+    loopbackUrl = `http://${loopbackHost}:${port}`;
     // What start-up left for later is done now, in the background, a little at a time between requests:
     // response validators when a mismatch is only logged (production), then the libraries loaded lazily.
     const warmUp = async () => {
@@ -109,6 +116,7 @@ export async function startServer({ config, logger, spec, handlers, jobHandlers 
           clearTimeout(deadline);
         }
         await jobRunner?.stop();
+        await reader.close();
         await database.close();
       })();
       return closing;
