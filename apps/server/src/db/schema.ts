@@ -688,6 +688,16 @@ export interface SiteShareLinksTable {
   created_at: string;
 }
 
+/** The visitor authentication of a `visitor-auth` site (0200): its backend and sealed HS256 key. */
+export interface SiteVisitorAuthTable {
+  site_id: string;
+  backend_url: string;
+  sealed_key: string;
+  /** New with every key; visitor tokens name it. */
+  key_id: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -737,4 +747,5 @@ export interface Database {
   site_sections: SiteSectionsTable;
   site_spaces: SiteSpacesTable;
   site_share_links: SiteShareLinksTable;
+  site_visitor_auth: SiteVisitorAuthTable;
 }

@@ -5,7 +5,8 @@ import type { ResponseValidation } from '../config.js';
 import { ping } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import { authenticate } from '../services/auth-service.js';
-import type { Caller } from '../services/caller.js';
+import { isVisitor, type Caller, type Principal } from '../services/caller.js';
+import { authenticateVisitor, isVisitorToken } from '../services/visitor-token-service.js';
 import { assertWithinSessionScope } from '../services/session-scope.js';
 import type { ServiceContext } from '../services/context.js';
 import { answerError, errorHandler } from './error-handler.js';
@@ -18,7 +19,7 @@ import { PathValidator, type PathValidatorOptions } from './openapi/route-valida
 import { basePath, listOperations, loadBundledSpec, type OpenApiDocument, type OperationInfo } from './openapi/spec.js';
 import type { PresentContext } from './presenters/context.js';
 import type { AnyHandler, Handlers } from './registry.js';
-import { bearerTokenHash, beginRequest, requestState, type ApiRequest } from './request-state.js';
+import { bearerToken, bearerTokenHash, beginRequest, requestState, type ApiRequest } from './request-state.js';
 import { sendEmpty, sendJson, type ResponseCheck } from './respond.js';
 import { PathRouter } from './router.js';
 import { downloadRouter, type DownloadRouteOptions } from '../storage/download-route.js';
@@ -196,8 +197,11 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
 
   const rateLimiter = createRateLimiter({ requestsPerWindow: options.rateLimitPerMinute ?? 0, windowSeconds: 60 });
 
-  async function authenticateRequest(req: ApiRequest): Promise<Caller> {
+  async function authenticateRequest(req: ApiRequest, operationId: string): Promise<Principal> {
     try {
+      // Visitor tokens of published sites (getPublishedContentByUrl) are signed, not stored: no lookup by hash.
+      const token = bearerToken(req);
+      if (token !== undefined && isVisitorToken(token)) return await authenticateVisitor(options.services, token, operationId);
       return await authenticate(options.services, bearerTokenHash(req));
     } catch (error) {
       if (error instanceof UnauthorizedError) await rateLimiter?.recordRefusedToken(req);
@@ -224,7 +228,8 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     refuseNulCharacters({ path: params, query: req.query as Record<string, unknown>, body: req.body });
     route.validateRequest(req);
     state.checkResponse = route.checkResponse ?? undefined;
-    const caller = operation.requiresAuth ? await authenticateRequest(req) : undefined;
+    const principal = operation.requiresAuth ? await authenticateRequest(req, operation.operationId) : undefined;
+    const caller: Caller | undefined = principal && !isVisitor(principal) ? principal : undefined;
     if (caller?.organizationId !== undefined) await assertWithinSessionScope(options.services, caller, req.params, req.body);
 
     if (!route.handler) throw new NotImplementedError(operation.operationId);
@@ -235,6 +240,10 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
       get caller() {
         if (!caller) throw new Error(`${operation.operationId} has no authenticated caller`);
         return caller;
+      },
+      get principal() {
+        if (!principal) throw new Error(`${operation.operationId} has no authenticated caller`);
+        return principal;
       },
       req,
       res,

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { operations } from '@quire/api-types';
-import type { Caller } from '../services/caller.js';
+import type { Caller, Principal } from '../services/caller.js';
 
 /**
  * Handlers are keyed by `operationId` and typed from the generated `operations`, so a handler that reads a
@@ -42,6 +42,11 @@ export interface HandlerContext<K extends OperationId> {
   body: RequestBody<K>;
   /** The authenticated caller (operations with `security: []` have none and must not read it). */
   caller: Caller;
+  /**
+   * The caller, or a visitor of a published site (a visitor token): only the reads visitor-policy.ts allows
+   * ever see a visitor, and they take this instead of `caller`.
+   */
+  principal: Principal;
   /** The raw request, for the rare handler that needs a header; prefer params, query and body. */
   req: IncomingMessage;
   /** The raw response, for the rare handler that sets a header; answer by returning a result. */

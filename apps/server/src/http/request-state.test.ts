@@ -11,6 +11,15 @@ describe('urlForLog', () => {
     expect(urlForLog('/v1/orgs?page=p2')).toBe('/v1/orgs?page=p2');
     expect(urlForLog(undefined)).toBe('');
   });
+
+  it('hides the secrets a reader sends to getPublishedContentByUrl, also inside the address it resolves', () => {
+    expect(urlForLog('/v1/urls/published?url=x&shareKey=k1&visitorAuthToken=eyJ.a.b&limit=1')).toBe('/v1/urls/published?url=x&shareKey=[redacted]&visitorAuthToken=[redacted]&limit=1');
+    const address = encodeURIComponent('https://docs.example.test/sites/d/page?visitor.plan=pro&shareKey=k2&jwt_token=eyJ.c.d');
+    const logged = urlForLog(`/v1/urls/published?url=${address}&x=1`);
+    expect(logged).toBe(`/v1/urls/published?url=${encodeURIComponent('https://docs.example.test/sites/d/page?visitor.plan=pro')}%26shareKey%3D[redacted]&x=1`);
+    for (const secret of ['k1', 'k2', 'eyJ']) expect(logged).not.toContain(secret);
+    expect(urlForLog('/sites/d/page?JWT_TOKEN=eyJ.e.f#top')).toBe('/sites/d/page?JWT_TOKEN=[redacted]#top');
+  });
 });
 
 /** A logger whose lines are kept, parsed, in `lines`. */
@@ -46,6 +55,17 @@ describe('beginRequest', () => {
     expect(lines[0]).toMatchObject({ msg: 'request', reqId: 'trace-1', method: 'GET', url: '/v1/spaces/abc?shareKey=[redacted]', status: 404 });
     expect(lines[0]!.ms).toEqual(expect.any(Number));
     expect(JSON.stringify(lines[0])).not.toContain('secret');
+  });
+
+  it('logs neither the visitor token of the Authorization header nor the secrets of a published address', () => {
+    const { logger, lines } = memoryLogger();
+    const url = `/v1/urls/published?url=${encodeURIComponent('https://h.example.test/sites/d?shareKey=s3cret-key')}&visitorAuthToken=s3cret-jwt`;
+    const { req, res } = fakeExchange(url, { authorization: 'Bearer qv1.s3cret-payload.s3cret-signature' });
+    beginRequest(req, res, logger);
+    res.emit('finish');
+    logger.info({ req: { headers: { authorization: 'Bearer qv1.s3cret-payload.s3cret-signature' } } }, 'an error line with the request');
+    expect(lines).toHaveLength(2);
+    expect(JSON.stringify(lines)).not.toContain('s3cret');
   });
 
   it('replaces an unusable X-Request-Id with a fresh one', () => {

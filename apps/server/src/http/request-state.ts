@@ -57,8 +57,12 @@ function accessLogger(logger: Logger): Logger {
   return child;
 }
 
-/** Query parameters that carry secrets: share-link keys and download signatures never reach the logs. */
-const SECRET_PARAMS = /([?&](?:shareKey|sig|token)=)[^&#]*/gi;
+/**
+ * Query parameters that carry secrets: share-link keys, download signatures, visitor JWTs and tokens never
+ * reach the logs, also inside a percent-encoded address given as a parameter (`/urls/published?url=...`),
+ * where the separators are `%3F`, `%26` and `%3D` (the rest of that address is then redacted with it).
+ */
+const SECRET_PARAMS = /((?:[?&]|%3F|%26)(?:shareKey|sig|token|visitorAuthToken|jwt_token|apiToken)(?:=|%3D))(?:(?!&|#)[^])*/gi;
 
 export function urlForLog(url: string | undefined): string {
   return (url ?? '').replace(SECRET_PARAMS, '$1[redacted]');
@@ -84,6 +88,13 @@ export function bearerTokenHash(req: IncomingMessage): string | undefined {
   const hash = match ? hashToken(match[1]!) : null;
   if (state) state.tokenHash = hash;
   return hash ?? undefined;
+}
+
+/** The request's bearer token itself, or undefined without a well-formed one (visitor tokens are verified, not looked up). */
+export function bearerToken(req: IncomingMessage): string | undefined {
+  const authorization = req.headers.authorization;
+  const match = authorization ? BEARER.exec(authorization) : null;
+  return match ? match[1]! : undefined;
 }
 
 export function maybeRequestState(req: IncomingMessage): RequestState | undefined {

@@ -10,3 +10,18 @@ export interface Caller {
    */
   organizationId?: string;
 }
+
+/**
+ * A visitor of a published site, authenticated by the visitor token `getPublishedContentByUrl` issued: not a
+ * user (no row, no membership), holding only what `policies/visitor-policy.ts` grants.
+ */
+export interface VisitorCaller {
+  grant: import('../policies/visitor-policy.js').VisitorGrant;
+}
+
+/** Who may call the reads of published content: a user's token, or a visitor's. */
+export type Principal = Caller | VisitorCaller;
+
+export function isVisitor(principal: Principal): principal is VisitorCaller {
+  return 'grant' in principal;
+}

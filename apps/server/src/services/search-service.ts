@@ -1,5 +1,5 @@
 import { searchSpace, type SearchAnswer } from '../search/index.js';
-import type { Caller } from './caller.js';
+import type { Principal } from './caller.js';
 import type { ServiceContext } from './context.js';
 import { requireSpace, type SpaceAccess } from './space-service.js';
 
@@ -11,7 +11,7 @@ export interface SpaceSearch {
 
 export async function searchSpaceContent(
   context: ServiceContext,
-  caller: Caller,
+  caller: Principal,
   spaceId: string,
   query: { query: string; page?: string; limit?: number },
 ): Promise<SpaceSearch> {

@@ -10,6 +10,7 @@ import { pageRequest } from '../pagination.js';
 import { membershipFromRow, type OrganizationMembership } from '../policies/organization-policy.js';
 import { canManageSites, canReadPublishedSite, canReadSites, canSeeShareKeys, type SiteVisibilityName } from '../policies/site-policy.js';
 import type { ContentViewer } from '../policies/visibility-policy.js';
+import { visitorSeesSection, visitorSeesSite, visitorSeesSiteSpace } from '../policies/visitor-policy.js';
 import type { KeysetPage } from '../stores/keyset.js';
 import { findMembership } from '../stores/organization-store.js';
 import {
@@ -63,7 +64,7 @@ import {
   type SiteSpaceRow,
   type SiteWithCount,
 } from '../stores/site-store.js';
-import type { Caller } from './caller.js';
+import { isVisitor, type Caller, type Principal } from './caller.js';
 import type { ServiceContext } from './context.js';
 import { positionBetween } from './position-keys.js';
 import { openValue, sealValue, type SealingKey } from './sealed-values.js';
@@ -83,7 +84,7 @@ type SiteVisibility = components['schemas']['SiteVisibility'];
 // ------------------------------------------------------------------------------------------- access
 
 /** The caller's standing in the site's organization: undefined for outsiders. */
-interface SiteCaller {
+export interface SiteCaller {
   membership: OrganizationMembership | undefined;
   viewer: ContentViewer;
 }
@@ -99,7 +100,7 @@ function siteNotFound(): NotFoundError {
 }
 
 /** A site its organization's member reads; another organization's (or a missing) site answers 404. */
-async function readableSite(context: ServiceContext, caller: Caller, organizationId: string, siteId: string): Promise<{ site: SiteWithCount; who: SiteCaller }> {
+export async function readableSite(context: ServiceContext, caller: Caller, organizationId: string, siteId: string): Promise<{ site: SiteWithCount; who: SiteCaller }> {
   const who = await siteCaller(context, caller, organizationId);
   if (!canReadSites(who.membership)) throw new NotFoundError('No organization matches this id');
   const site = await findSite(context.db, organizationId, siteId);
@@ -111,7 +112,7 @@ async function readableSite(context: ServiceContext, caller: Caller, organizatio
  * Runs `work` in a transaction on a site the caller manages, holding the site's lock. 404 for a site that is
  * not there (or is another organization's), 403 for members below admin.
  */
-async function withManagedSite<T>(
+export async function withManagedSite<T>(
   context: ServiceContext,
   caller: Caller,
   organizationId: string,
@@ -337,6 +338,12 @@ async function withKey(context: ServiceContext, link: ShareLinkRow): Promise<Sha
  * What a `shareKey` of a request opens: undefined when none was given; 'refused' when it is not the key of an
  * active share link of this site (inactive, deleted, another site's, or made up).
  */
+/** The active share link of this site whose key this is; undefined for any other key. */
+export async function activeShareLinkOf(context: ServiceContext, siteId: string, shareKey: string): Promise<ShareLinkRow | undefined> {
+  const link = await findShareLinkByKeyHash(context.db, keyHash(shareKey));
+  return link && link.site_id === siteId && link.active === 1 ? link : undefined;
+}
+
 async function shareKeyOf(context: ServiceContext, siteId: string, shareKey: string | undefined): Promise<string | undefined | 'refused'> {
   if (shareKey === undefined) return undefined;
   const link = await findShareLinkByKeyHash(context.db, keyHash(shareKey));
@@ -774,7 +781,22 @@ export async function deleteSiteShareLinkById(context: ServiceContext, caller: C
 
 // ---------------------------------------------------------------------------------- published content
 
-export async function getPublishedContentSite(context: ServiceContext, caller: Caller, organizationId: string, siteId: string, shareKey: string | undefined): Promise<SiteStructure> {
+export async function getPublishedContentSite(context: ServiceContext, caller: Principal, organizationId: string, siteId: string, shareKey: string | undefined): Promise<SiteStructure> {
+  if (isVisitor(caller)) {
+    // A visitor token reads its own site only, and in it only the sections and site spaces it sees.
+    const { grant } = caller;
+    if (!visitorSeesSite(grant, organizationId, siteId)) throw siteNotFound();
+    const site = await findSite(context.db, organizationId, siteId);
+    const key = await shareKeyOf(context, siteId, shareKey);
+    if (!site || key === 'refused') throw siteNotFound();
+    const outsider: SiteCaller = { membership: undefined, viewer: { userId: '', membership: undefined } };
+    const structure = await loadStructure(context, { site, who: outsider, ...(key !== undefined ? { shareKey: key } : {}) }, organizationId);
+    return {
+      ...structure,
+      sections: structure.sections.filter((section) => visitorSeesSection(grant, section.id)),
+      siteSpaces: structure.siteSpaces.filter((record) => visitorSeesSiteSpace(grant, record.siteSpace)),
+    };
+  }
   const view = await publishedView(context, caller, organizationId, siteId, shareKey);
   return loadStructure(context, view, organizationId);
 }

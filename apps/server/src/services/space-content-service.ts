@@ -5,7 +5,7 @@ import { findChangeRequestMergedAs, type ChangeRequestRow } from '../stores/chan
 import { findRevisionOfSpace, type RevisionRow } from '../stores/revision-store.js';
 import type { KeysetPage } from '../stores/keyset.js';
 import type { UrlSigner } from '../storage/signed-urls.js';
-import type { Caller } from './caller.js';
+import { isVisitor, type Caller, type Principal } from './caller.js';
 import { changeRequestView, requireChangeRequest, type ChangeRequestView } from './change-request-service.js';
 import type { ServiceContext } from './context.js';
 import { loadRevisionContent, readPageMarkdown, type RevisionContent } from './revision-content.js';
@@ -41,7 +41,7 @@ async function revisionOf(context: ServiceContext, spaceId: string, revisionId: 
   return revision;
 }
 
-export async function mainContentScope(context: ServiceContext, caller: Caller, spaceId: string): Promise<ContentScope> {
+export async function mainContentScope(context: ServiceContext, caller: Principal, spaceId: string): Promise<ContentScope> {
   const access = await requireSpace(context, caller, spaceId);
   return { access, revision: await revisionOf(context, access.space.id, access.space.revision_id) };
 }
@@ -179,13 +179,14 @@ export function keysetOfArray<T>(sorted: readonly T[], keyOf: (item: T) => Curso
 type FileQuery = { page?: string; limit?: number };
 type PageQuery = { format?: DocumentFormat; evaluated?: Evaluation };
 
-export async function getCurrentRevision(context: ServiceContext, caller: Caller, spaceId: string): Promise<RevisionView> {
+export async function getCurrentRevision(context: ServiceContext, caller: Principal, spaceId: string): Promise<RevisionView> {
   return withMergedFrom(context, caller, await readRevision(context, await mainContentScope(context, caller, spaceId)));
 }
 
 /** A merge revision names the change request it merged (`mergedFrom`), as the public API's revisions do. */
-export async function withMergedFrom(context: ServiceContext, caller: Caller, view: RevisionView): Promise<RevisionView> {
-  if (view.scope.revision.type !== 'merge') return view;
+export async function withMergedFrom(context: ServiceContext, caller: Principal, view: RevisionView): Promise<RevisionView> {
+  // Change requests are not published content: a visitor reads the revision without them.
+  if (view.scope.revision.type !== 'merge' || isVisitor(caller)) return view;
   const changeRequest = await findChangeRequestMergedAs(context.db, view.scope.access.space.id, view.scope.revision.id);
   // Merge revisions written before merges were recorded on the request have none to name.
   if (!changeRequest) return view;
@@ -196,7 +197,7 @@ export async function getRevisionOfChangeRequestById(context: ServiceContext, ca
   return readRevision(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId));
 }
 
-export async function listPages(context: ServiceContext, caller: Caller, spaceId: string): Promise<RevisionView> {
+export async function listPages(context: ServiceContext, caller: Principal, spaceId: string): Promise<RevisionView> {
   return getCurrentRevision(context, caller, spaceId);
 }
 
@@ -204,7 +205,7 @@ export async function listPagesInChangeRequest(context: ServiceContext, caller: 
   return getRevisionOfChangeRequestById(context, caller, spaceId, changeRequestId);
 }
 
-export async function getPageById(context: ServiceContext, caller: Caller, spaceId: string, pageId: string, query: PageQuery): Promise<PageRead> {
+export async function getPageById(context: ServiceContext, caller: Principal, spaceId: string, pageId: string, query: PageQuery): Promise<PageRead> {
   return readPage(context, await mainContentScope(context, caller, spaceId), pageId, query);
 }
 
@@ -214,7 +215,7 @@ export async function getPageInChangeRequestById(
   return readPage(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), pageId, query);
 }
 
-export async function listFiles(context: ServiceContext, caller: Caller, spaceId: string, query: FileQuery): Promise<FilePage> {
+export async function listFiles(context: ServiceContext, caller: Principal, spaceId: string, query: FileQuery): Promise<FilePage> {
   return listRevisionFiles(context, await mainContentScope(context, caller, spaceId), query);
 }
 
@@ -224,7 +225,7 @@ export async function listFilesInChangeRequestById(
   return listRevisionFiles(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), query);
 }
 
-export async function getFileById(context: ServiceContext, caller: Caller, spaceId: string, fileId: string): Promise<{ view: RevisionView; file: MaterializedFile }> {
+export async function getFileById(context: ServiceContext, caller: Principal, spaceId: string, fileId: string): Promise<{ view: RevisionView; file: MaterializedFile }> {
   return readFile(context, await mainContentScope(context, caller, spaceId), fileId);
 }
 

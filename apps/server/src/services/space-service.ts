@@ -12,7 +12,10 @@ import { putObjects, SqlObjectReader } from '../stores/content-object-store.js';
 import type { KeysetPage } from '../stores/keyset.js';
 import { grantedRoles } from '../stores/grant-store.js';
 import { findRevisionOfSpace, insertRevision } from '../stores/revision-store.js';
+import { siteSpaceOfSpace } from '../stores/site-store.js';
+import { VISITOR_ROLE, visitorSeesSiteSpace } from '../policies/visitor-policy.js';
 import {
+  findSpaceById,
   findSpaceForMember,
   insertSpace,
   listSpacesInOrganization,
@@ -20,7 +23,7 @@ import {
   updateSpace,
   type SpaceRow,
 } from '../stores/space-store.js';
-import type { Caller } from './caller.js';
+import { isVisitor, type Caller, type Principal, type VisitorCaller } from './caller.js';
 import { assertCanCreateIn, placeMovedContent, placeNewContent, requireCollectionIn, type SpaceWithRole } from './collection-service.js';
 import { placeAmongSiblings } from './content-placement.js';
 import type { ServiceContext } from './context.js';
@@ -90,11 +93,24 @@ async function loadSpaceAccess(context: ServiceContext, userId: string, spaceId:
  * space, one hidden from the caller by its default levels, and (unless `includeDeleted`) a deleted space.
  * For every family whose operations act on a space.
  */
-export async function requireSpace(context: ServiceContext, caller: Caller, spaceId: string, options: RequireSpaceOptions = {}): Promise<SpaceAccess> {
+export async function requireSpace(context: ServiceContext, caller: Principal, spaceId: string, options: RequireSpaceOptions = {}): Promise<SpaceAccess> {
+  if (isVisitor(caller)) return visitorSpaceAccess(context, caller, spaceId);
   const access = await loadSpaceAccess(context, caller.user.id, spaceId);
   if (typeof access === 'string') throw notFound();
   if (access.state.deleted && !options.includeDeleted) throw notFound();
   return access;
+}
+
+/**
+ * A space as a visitor of a published site reads it: only the space of a site space of the visitor's site
+ * that they see, live (never a deleted one), with the reading role; anything else is 404 like a missing space.
+ */
+async function visitorSpaceAccess(context: ServiceContext, visitor: VisitorCaller, spaceId: string): Promise<SpaceAccess> {
+  const siteSpace = await siteSpaceOfSpace(context.db, visitor.grant.siteId, spaceId);
+  if (!siteSpace || !visitorSeesSiteSpace(visitor.grant, siteSpace)) throw notFound();
+  const space = await findSpaceById(context.db, spaceId);
+  if (!space || space.organization_id !== visitor.grant.organizationId || space.deleted_at !== null) throw notFound();
+  return { space, role: VISITOR_ROLE, membership: undefined, collectionChain: [], collectionGrants: [], state: spaceStateOf(space) };
 }
 
 /** The caller's role on the space as it is now in the transaction (after a move, a restore...); null when hidden. */
@@ -142,7 +158,7 @@ async function withLockedSpace<T>(
   });
 }
 
-export async function getSpaceById(context: ServiceContext, caller: Caller, spaceId: string): Promise<SpaceWithRole> {
+export async function getSpaceById(context: ServiceContext, caller: Principal, spaceId: string): Promise<SpaceWithRole> {
   return requireSpace(context, caller, spaceId, { includeDeleted: true });
 }
 

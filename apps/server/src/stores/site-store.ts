@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db, DialectName } from '../db/index.js';
 import { toCount } from '../db/dialect.js';
-import type { SiteSectionGroupsTable, SiteSectionsTable, SiteShareLinksTable, SitesTable, SiteSpacesTable } from '../db/schema.js';
+import type { SiteSectionGroupsTable, SiteSectionsTable, SiteShareLinksTable, SitesTable, SiteSpacesTable, SiteVisitorAuthTable } from '../db/schema.js';
 import { parseRole, type RoleOrGuest } from '../policies/roles.js';
 import type { ContentViewer } from '../policies/visibility-policy.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
@@ -13,6 +13,7 @@ export type SiteSectionRow = Selectable<SiteSectionsTable>;
 export type SiteSectionGroupRow = Selectable<SiteSectionGroupsTable>;
 export type SiteSpaceRow = Selectable<SiteSpacesTable>;
 export type ShareLinkRow = Selectable<SiteShareLinksTable>;
+export type SiteVisitorAuthRow = Selectable<SiteVisitorAuthTable>;
 
 /** A site with the number of its site spaces. */
 export interface SiteWithCount extends SiteRow {
@@ -79,6 +80,27 @@ export async function findSiteIdByHostname(db: Db, hostname: string): Promise<st
   return row?.id;
 }
 
+/**
+ * The published sites a `/sites/{segment}` address may name: the site with that id, and those with that
+ * basename (basenames are not unique across organizations), oldest first; the caller picks.
+ */
+export async function findPublishedSitesBySegment(db: Db, segment: string): Promise<SiteWithCount[]> {
+  const rows = await sitesWithCount(db).where('sites.published', '=', 1)
+    .where((eb) => eb.or([eb('sites.id', '=', segment), eb('sites.basename', '=', segment)]))
+    .orderBy('sites.created_at').orderBy('sites.id').limit(50).execute();
+  return rows.map(withCount);
+}
+
+export async function findSiteByHostname(db: Db, hostname: string): Promise<SiteWithCount | undefined> {
+  const row = await sitesWithCount(db).where('sites.hostname', '=', hostname).executeTakeFirst();
+  return row ? withCount(row) : undefined;
+}
+
+/** What a visitor token re-checks on every request: one row by primary key, no count. */
+export async function findSiteState(db: Db, siteId: string): Promise<Pick<SiteRow, 'id' | 'organization_id' | 'published' | 'visibility'> | undefined> {
+  return db.selectFrom('sites').select(['id', 'organization_id', 'published', 'visibility']).where('id', '=', siteId).executeTakeFirst();
+}
+
 /** Serialises the structure changes of one site (positions, defaults) until the transaction ends. */
 export async function lockSite(db: Db, dialect: DialectName, siteId: string): Promise<void> {
   if (dialect !== 'postgres') return;
@@ -96,6 +118,7 @@ export async function updateSite(db: Db, siteId: string, patch: Updateable<Sites
 export async function deleteSite(db: Db, organizationId: string, siteId: string): Promise<void> {
   // Children first: SQLite enforces foreign keys, and the group -> group cascade is not to be relied on for order.
   await db.deleteFrom('site_share_links').where('site_id', '=', siteId).execute();
+  await db.deleteFrom('site_visitor_auth').where('site_id', '=', siteId).execute();
   await db.deleteFrom('site_spaces').where('site_id', '=', siteId).execute();
   await db.deleteFrom('site_sections').where('site_id', '=', siteId).execute();
   await db.updateTable('site_section_groups').set({ parent_id: null }).where('site_id', '=', siteId).execute();
@@ -308,4 +331,27 @@ export async function updateShareLink(db: Db, shareLinkId: string, patch: Update
 
 export async function deleteShareLink(db: Db, siteId: string, shareLinkId: string): Promise<void> {
   await db.deleteFrom('site_share_links').where('site_id', '=', siteId).where('id', '=', shareLinkId).execute();
+}
+
+// ---------------------------------------------------------------------------------- visitor authentication
+
+export async function findVisitorAuth(db: Db, siteId: string): Promise<SiteVisitorAuthRow | undefined> {
+  return db.selectFrom('site_visitor_auth').selectAll().where('site_id', '=', siteId).executeTakeFirst();
+}
+
+export async function findVisitorAuthKeyId(db: Db, siteId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('site_visitor_auth').select('key_id').where('site_id', '=', siteId).executeTakeFirst();
+  return row?.key_id;
+}
+
+export async function insertVisitorAuth(db: Db, row: Insertable<SiteVisitorAuthTable>): Promise<void> {
+  await db.insertInto('site_visitor_auth').values(row).execute();
+}
+
+export async function updateVisitorAuth(db: Db, siteId: string, patch: Updateable<SiteVisitorAuthTable>): Promise<void> {
+  await db.updateTable('site_visitor_auth').set(patch).where('site_id', '=', siteId).execute();
+}
+
+export async function deleteVisitorAuth(db: Db, siteId: string): Promise<void> {
+  await db.deleteFrom('site_visitor_auth').where('site_id', '=', siteId).execute();
 }

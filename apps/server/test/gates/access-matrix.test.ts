@@ -132,7 +132,9 @@ const RULES: Record<string, Rule> = {
   listSiteAdaptiveTemplateConditions: ({ role }) => canReadSites(membership(role)),
   listSiteShareLinks: ({ role }) => canSeeShareKeys(membership(role)),
   getSiteAdaptiveSchema: ({ role }) => canManageSites(membership(role)),
+  getSiteVisitorAuth: ({ role }) => canManageSites(membership(role)),
   ...Object.fromEntries([
+    'updateSiteVisitorAuth', 'deleteSiteVisitorAuth',
     'createSite', 'updateSiteById', 'deleteSiteById', 'publishSite', 'unpublishSite', 'updateSiteAdaptiveSchema',
     'addSpaceToSite', 'updateSiteSpaceById', 'moveSiteSpace', 'deleteSiteSpaceById',
     'addSectionToSite', 'updateSiteSectionById', 'deleteSiteSectionById',

@@ -204,6 +204,8 @@ registerProvider({
     const link = await unwrap(client(world).POST('/orgs/{organizationId}/sites/{siteId}/share-links', { ...sitePath, body: { name: 'Gate link' } }));
     // An adaptive schema, without which reading it answers 404 to everyone.
     await unwrap(client(world).PUT('/orgs/{organizationId}/sites/{siteId}/adaptive-schema', { ...sitePath, body: { jsonSchema: GATE_ADAPTIVE_SCHEMA as never } }));
+    // Visitor authentication, without which reading it answers 404 to everyone.
+    await unwrap(client(world).PUT('/orgs/{organizationId}/sites/{siteId}/visitor-auth', { ...sitePath, body: { backendUrl: 'https://auth.example.test/login' } }));
     return { siteId: site.id, siteSpaceId: siteSpace.id, siteSectionId: section.id, siteSectionGroupId: group.id, shareLinkId: link.id };
   },
 });
@@ -296,5 +298,6 @@ registerValidBody('requestReviewersForChangeRequest', (world) => ({ users: [id(w
 registerValidBody('inviteToSpace', (world) => ({ role: 'comment', users: [id(world, 'userId')] }));
 registerValidBody('inviteToCollection', (world) => ({ role: 'comment', users: [id(world, 'userId')] }));
 registerValidBody('updateSiteAdaptiveSchema', () => ({ jsonSchema: GATE_ADAPTIVE_SCHEMA }));
+registerValidBody('updateSiteVisitorAuth', () => ({ backendUrl: 'https://auth.example.test/other-login' }));
 registerValidBody('updateTeamPermissionInSpace', () => ({ role: 'comment' }));
 registerValidBody('updateTeamPermissionInCollection', () => ({ role: 'comment' }));

@@ -17,6 +17,7 @@ import { samlHandlers } from './saml-handlers.js';
 import { openApiSpecHandlers } from './openapi-spec-handlers.js';
 import { siteHandlers } from './site-handlers.js';
 import { grantHandlers } from './grant-handlers.js';
+import { publishedContentHandlers } from './published-content-handlers.js';
 
 export type { HandlerDeps } from './deps.js';
 
@@ -40,5 +41,6 @@ export function allHandlers(deps: HandlerDeps): Handlers {
     openApiSpecHandlers(deps),
     siteHandlers(deps),
     grantHandlers(deps),
+    publishedContentHandlers(deps),
   );
 }

@@ -160,9 +160,9 @@ export function siteHandlers({ services, present }: HandlerDeps): Handlers {
       body: { items: await listSiteAdaptiveTemplateConditions(services, caller, params.organizationId, params.siteId) },
     }),
 
-    getPublishedContentSite: async ({ caller, params, query }) => ({
+    getPublishedContentSite: async ({ principal, params, query }) => ({
       status: 200,
-      body: presentPublishedContentSite(present, await getPublishedContentSite(services, caller, params.organizationId, params.siteId, query.shareKey)),
+      body: presentPublishedContentSite(present, await getPublishedContentSite(services, principal, params.organizationId, params.siteId, query.shareKey)),
     }),
   };
 }

@@ -24,9 +24,9 @@ import type { HandlerDeps } from './deps.js';
  */
 export function spaceContentHandlers({ services, present }: HandlerDeps): Handlers {
   return {
-    getCurrentRevision: async ({ caller, params, query }) => ({
+    getCurrentRevision: async ({ principal, params, query }) => ({
       status: 200,
-      body: presentRevision(present, await getCurrentRevision(services, caller, params.spaceId), query),
+      body: presentRevision(present, await getCurrentRevision(services, principal, params.spaceId), query),
     }),
 
     getRevisionOfChangeRequestById: async ({ caller, params, query }) => ({
@@ -34,9 +34,9 @@ export function spaceContentHandlers({ services, present }: HandlerDeps): Handle
       body: presentRevision(present, await getRevisionOfChangeRequestById(services, caller, params.spaceId, params.changeRequestId), query),
     }),
 
-    listPages: async ({ caller, params, query }) => ({
+    listPages: async ({ principal, params, query }) => ({
       status: 200,
-      body: { pages: presentRevisionPages(present, await listPages(services, caller, params.spaceId), query) },
+      body: { pages: presentRevisionPages(present, await listPages(services, principal, params.spaceId), query) },
     }),
 
     listPagesInChangeRequest: async ({ caller, params, query }) => ({
@@ -44,9 +44,9 @@ export function spaceContentHandlers({ services, present }: HandlerDeps): Handle
       body: { pages: presentRevisionPages(present, await listPagesInChangeRequest(services, caller, params.spaceId, params.changeRequestId), query) },
     }),
 
-    getPageById: async ({ caller, params, query }) => ({
+    getPageById: async ({ principal, params, query }) => ({
       status: 200,
-      body: presentRevisionPage(present, await getPageById(services, caller, params.spaceId, params.pageId, query), query),
+      body: presentRevisionPage(present, await getPageById(services, principal, params.spaceId, params.pageId, query), query),
     }),
 
     getPageInChangeRequestById: async ({ caller, params, query }) => ({
@@ -54,8 +54,8 @@ export function spaceContentHandlers({ services, present }: HandlerDeps): Handle
       body: presentRevisionPage(present, await getPageInChangeRequestById(services, caller, params.spaceId, params.changeRequestId, params.pageId, query), query),
     }),
 
-    listFiles: async ({ caller, params, query }) => {
-      const { view, page } = await listFiles(services, caller, params.spaceId, query);
+    listFiles: async ({ principal, params, query }) => {
+      const { view, page } = await listFiles(services, principal, params.spaceId, query);
       return { status: 200, body: listAnswer(page, (file) => presentRevisionFile(view.signer, file, query)) };
     },
 
@@ -64,8 +64,8 @@ export function spaceContentHandlers({ services, present }: HandlerDeps): Handle
       return { status: 200, body: listAnswer(page, (file) => presentRevisionFile(view.signer, file, query)) };
     },
 
-    getFileById: async ({ caller, params, query }) => {
-      const { view, file } = await getFileById(services, caller, params.spaceId, params.fileId);
+    getFileById: async ({ principal, params, query }) => {
+      const { view, file } = await getFileById(services, principal, params.spaceId, params.fileId);
       return { status: 200, body: presentRevisionFile(view.signer, file, query) };
     },
 
@@ -79,9 +79,9 @@ export function spaceContentHandlers({ services, present }: HandlerDeps): Handle
       return { status: 201 };
     },
 
-    searchSpaceContent: async ({ caller, params, query }) => ({
+    searchSpaceContent: async ({ principal, params, query }) => ({
       status: 200,
-      body: presentSearchResults(present, await searchSpaceContent(services, caller, params.spaceId, query)),
+      body: presentSearchResults(present, await searchSpaceContent(services, principal, params.spaceId, query)),
     }),
   };
 }

@@ -31,8 +31,8 @@ export function spaceHandlers({ services, present }: HandlerDeps): Handlers {
 
     // `shareKey` only resolves published URLs of share-link sites; no site publishes a space yet, so the
     // answer is the same with or without it.
-    getSpaceById: async ({ caller, params, query }) => {
-      const body = presentSpace(present, await getSpaceById(services, caller, params.spaceId));
+    getSpaceById: async ({ principal, params, query }) => {
+      const body = presentSpace(present, await getSpaceById(services, principal, params.spaceId));
       // With the key of a share link of a site that publishes the space, its address on that site, key included.
       const shared = query.shareKey === undefined ? undefined : await sharedSiteSpaceOfSpace(services, params.spaceId, query.shareKey);
       return { status: 200, body: shared ? { ...body, urls: { ...body.urls, published: publishedSpaceUrl(present, shared) } } : body };

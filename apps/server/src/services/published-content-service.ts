@@ -1,0 +1,244 @@
+import { evaluateCondition, parseCondition } from '../content/site-conditions.js';
+import { BadRequestError, NotFoundError, UnauthorizedError } from '../errors.js';
+import { lazyModule } from '../lazy-module.js';
+import type { SiteVisibilityName } from '../policies/site-policy.js';
+import { siteOpensToVisitor } from '../policies/visitor-policy.js';
+import { allSections, allSiteSpaces, findPublishedSitesBySegment, findSiteByHostname, type SiteSectionRow, type SiteSpaceRecord, type SiteWithCount } from '../stores/site-store.js';
+import type { ServiceContext } from './context.js';
+import { activeShareLinkOf } from './site-service.js';
+import { siteVisitorAuth, type VisitorAuthRecord } from './site-visitor-auth-service.js';
+import { issueVisitorToken } from './visitor-token-service.js';
+
+const jose = lazyModule<typeof import('jose')>('jose');
+
+/*
+ * Resolving an address a reader opened to the published content it shows, for readers that are not members
+ * (the reader app acts for each visitor with no more rights than theirs). Addresses are those the site
+ * presenter builds (http/presenters/site-presenter.ts, the one statement of the rule, read here in
+ * reverse): `{QUIRE_PUBLIC_URL}/sites/{basename, else id}[/{section path}][/{site-space path}]/{page path}`,
+ * or `{scheme}://{hostname}/...` for a site with a hostname. A section or site space the path does not name
+ * is the level's default. Every refusal of the address itself is the same 404, so that the answer tells
+ * nothing about unpublished sites or share keys.
+ */
+
+/** Query parameters of the address that carry secrets: never in `canonicalUrl` or a redirect's `location`. */
+const SECRET_PARAMS = ['shareKey', 'jwt_token', 'visitorAuthToken'];
+/** Unsigned claims come from `visitor.<name>` parameters of the address (as GitBook's adaptive content reads them). */
+const UNSIGNED_PREFIX = 'visitor.';
+const MAX_UNSIGNED_CLAIMS = 50;
+const UNSAFE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+/** Clock difference tolerated between the visitor-auth backend and this server. */
+const JWT_CLOCK_TOLERANCE_SECONDS = 30;
+
+export interface PublishedLookupInput {
+  url: string;
+  shareKey?: string;
+  visitorAuthToken?: string;
+}
+
+export interface PublishedContentLookup {
+  kind: 'lookup';
+  site: SiteWithCount;
+  section?: SiteSectionRow;
+  record: SiteSpaceRecord;
+  siteBasePath: string;
+  basePath: string;
+  pathname: string;
+  complete: boolean;
+  canonicalUrl: string;
+  apiToken: string;
+  apiTokenExpiresAt: string;
+}
+
+export interface PublishedContentRedirect {
+  kind: 'redirect';
+  redirect: string;
+}
+
+function noContent(): NotFoundError {
+  return new NotFoundError('No published content is at this address');
+}
+
+function parseAddress(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new BadRequestError('query.url must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BadRequestError('query.url must be an absolute http(s) URL');
+  return url;
+}
+
+/** The path's segments as written (percent-encoded) and decoded; a segment that does not decode is a 400. */
+function segmentsOf(pathname: string): { raw: string[]; decoded: string[] } {
+  const raw = pathname.split('/').filter((segment) => segment !== '');
+  try {
+    return { raw, decoded: raw.map((segment) => decodeURIComponent(segment)) };
+  } catch {
+    throw new BadRequestError('query.url has a path that is not valid percent-encoded text');
+  }
+}
+
+/** The site an address names, with the path of the site on that host and the segments after it. */
+async function siteAt(context: ServiceContext, url: URL, publicUrl: string): Promise<{ site: SiteWithCount; siteBasePath: string; rest: { raw: string[]; decoded: string[] } } | undefined> {
+  // A request whose Host is a site's hostname is that site (hostnames are unique across the installation).
+  for (const host of new Set([url.host, url.hostname])) {
+    const site = await findSiteByHostname(context.db, host);
+    if (site) return site.published === 1 ? { site, siteBasePath: '', rest: segmentsOf(url.pathname) } : undefined;
+  }
+  const base = new URL(publicUrl);
+  if (url.origin !== base.origin) return undefined;
+  const basePath = base.pathname.replace(/\/+$/, '');
+  if (!url.pathname.startsWith(`${basePath}/sites/`)) return undefined;
+  const rest = segmentsOf(url.pathname.slice(basePath.length + '/sites/'.length));
+  const rawSegment = rest.raw[0];
+  const segment = rest.decoded[0];
+  if (rawSegment === undefined || segment === undefined) return undefined;
+  // The address of a site is `/sites/{basename, else id}` and only while it has no hostname; basenames are
+  // not unique across organizations, so the oldest published site with that address answers.
+  const site = (await findPublishedSitesBySegment(context.db, segment)).find((candidate) => !candidate.hostname && (candidate.basename ?? candidate.id) === segment);
+  if (!site) return undefined;
+  return { site, siteBasePath: `${basePath}/sites/${rawSegment}`, rest: { raw: rest.raw.slice(1), decoded: rest.decoded.slice(1) } };
+}
+
+function withoutSecrets(url: URL): URL {
+  const copy = new URL(url.href);
+  copy.hash = '';
+  for (const name of SECRET_PARAMS) copy.searchParams.delete(name);
+  return copy;
+}
+
+function claimValue(text: string): unknown {
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  if (text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
+  return text;
+}
+
+/** `?visitor.plan=pro&visitor.beta=true` -> `{plan: 'pro', beta: true}`; dots nest. */
+function unsignedClaims(url: URL): Record<string, unknown> {
+  const claims: Record<string, unknown> = {};
+  let count = 0;
+  for (const [name, value] of url.searchParams) {
+    if (!name.startsWith(UNSIGNED_PREFIX)) continue;
+    if (++count > MAX_UNSIGNED_CLAIMS) break;
+    const path = name.slice(UNSIGNED_PREFIX.length).split('.');
+    if (path.some((part) => part === '' || UNSAFE_NAMES.has(part))) continue;
+    let target = claims;
+    for (const part of path.slice(0, -1)) {
+      const next = target[part];
+      if (typeof next !== 'object' || next === null) target[part] = {};
+      target = target[part] as Record<string, unknown>;
+    }
+    target[path.at(-1)!] = claimValue(value);
+  }
+  return claims;
+}
+
+/** The claims of a JWT signed with the site's key (HS256, `exp` required); undefined when it does not verify. */
+async function verifiedClaims(jwt: string | undefined, auth: VisitorAuthRecord | undefined): Promise<Record<string, unknown> | undefined> {
+  if (jwt === undefined || auth === undefined) return undefined;
+  try {
+    const { payload } = await jose().jwtVerify(jwt, new TextEncoder().encode(auth.signingKey), {
+      algorithms: ['HS256'], requiredClaims: ['exp'], clockTolerance: JWT_CLOCK_TOLERANCE_SECONDS,
+    });
+    return { ...payload };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A condition the visitor's claims satisfy; no condition shows to all, a condition that fails to parse to none. */
+function holds(condition: string | null, claims: Record<string, unknown>): boolean {
+  if (condition === null || condition.trim() === '') return true;
+  try {
+    return evaluateCondition(parseCondition(condition), claims);
+  } catch {
+    return false;
+  }
+}
+
+export async function getPublishedContentByUrl(context: ServiceContext, input: PublishedLookupInput, options: { publicUrl: string }): Promise<PublishedContentLookup | PublishedContentRedirect> {
+  const url = parseAddress(input.url);
+  const found = await siteAt(context, url, options.publicUrl);
+  if (!found) throw noContent();
+  const { site, siteBasePath, rest } = found;
+  const visibility = site.visibility as SiteVisibilityName;
+
+  const shareKey = input.shareKey ?? url.searchParams.get('shareKey') ?? undefined;
+  const shareLink = visibility === 'share-link' && shareKey !== undefined ? await activeShareLinkOf(context, site.id, shareKey) : undefined;
+  const auth = await siteVisitorAuth(context, site.id);
+  const signed = await verifiedClaims(input.visitorAuthToken ?? url.searchParams.get('jwt_token') ?? undefined, auth);
+  const opens = siteOpensToVisitor({ published: site.published === 1, visibility, activeShareLink: shareLink !== undefined, verifiedVisitor: signed !== undefined });
+  if (!opens) {
+    if (visibility !== 'visitor-auth') throw noContent();
+    if (!auth) throw new UnauthorizedError('This site needs visitor authentication, and none is configured for it');
+    const redirect = new URL(auth.backendUrl);
+    redirect.searchParams.set('location', withoutSecrets(url).href);
+    return { kind: 'redirect', redirect: redirect.href };
+  }
+
+  // What this visitor sees: sections and site spaces whose conditions hold for their claims.
+  const claims = { ...signed, unsigned: unsignedClaims(url) };
+  const sections = await allSections(context.db, site.id);
+  const records = await allSiteSpaces(context.db, site.organization_id, site.id, undefined);
+  const visibleSections = sections.filter((section) => holds(section.condition, claims));
+  const visibleRecords = records.filter((record) => holds(record.siteSpace.condition, claims)
+    && (record.siteSpace.section_id === null || visibleSections.some((section) => section.id === record.siteSpace.section_id)));
+
+  // The section, then the site space, the path names; a named one the visitor may not see is the same 404.
+  let used = 0;
+  let complete = true;
+  let section: SiteSectionRow | undefined;
+  if (sections.length > 0) {
+    const named = sections.find((row) => row.path === rest.decoded[used]);
+    if (named) {
+      if (!visibleSections.includes(named)) throw noContent();
+      section = named;
+      used++;
+    } else {
+      section = visibleSections.find((row) => row.is_default === 1) ?? visibleSections[0];
+      complete = false;
+    }
+    if (!section) throw noContent();
+  }
+  const levelOf = (record: SiteSpaceRecord) => record.siteSpace.section_id === (section?.id ?? null);
+  const namedSpace = records.find((record) => levelOf(record) && record.siteSpace.path === rest.decoded[used]);
+  let record: SiteSpaceRecord | undefined;
+  if (namedSpace) {
+    if (!visibleRecords.includes(namedSpace)) throw noContent();
+    record = namedSpace;
+    used++;
+  } else {
+    const level = visibleRecords.filter(levelOf);
+    record = level.find((row) => row.siteSpace.is_default === 1) ?? level[0];
+    complete = false;
+  }
+  if (!record) throw noContent();
+
+  const issued = await issueVisitorToken(context, {
+    organizationId: site.organization_id,
+    siteId: site.id,
+    visibility,
+    ...(shareLink ? { shareLinkId: shareLink.id } : {}),
+    ...(visibility === 'visitor-auth' && auth ? { visitorAuthKeyId: auth.keyId } : {}),
+    siteSpaceIds: visibleRecords.map((row) => row.siteSpace.id),
+    sectionIds: visibleSections.map((row) => row.id),
+  });
+  const canonical = withoutSecrets(url);
+  canonical.search = '';
+  return {
+    kind: 'lookup',
+    site,
+    ...(section ? { section } : {}),
+    record,
+    siteBasePath,
+    basePath: siteBasePath + rest.raw.slice(0, used).map((segment) => `/${segment}`).join(''),
+    pathname: rest.decoded.slice(used).join('/'),
+    complete,
+    canonicalUrl: canonical.href,
+    apiToken: issued.token,
+    apiTokenExpiresAt: new Date(issued.expiresAt * 1000).toISOString(),
+  };
+}

@@ -1,0 +1,97 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ForbiddenError, UnauthorizedError } from '../errors.js';
+import { visitorGrantHolds, visitorMayCall, type VisitorGrant } from '../policies/visitor-policy.js';
+import type { SiteVisibilityName } from '../policies/site-policy.js';
+import { findShareLink, findSiteState, findVisitorAuthKeyId } from '../stores/site-store.js';
+import type { VisitorCaller } from './caller.js';
+import type { ServiceContext } from './context.js';
+import { serverSecret } from './server-secret-service.js';
+
+/*
+ * Visitor tokens: `qv1.<payload>.<signature>`, the payload the JSON of a VisitorGrant (base64url) and the
+ * signature its HMAC-SHA256 under a server secret of their own, so that every node of a deployment verifies
+ * what another issued, and no other use of a server secret can forge one. They are short-lived and not
+ * stored: what could change since they were issued (the site published, its visibility, the share link, the
+ * visitor-auth key) is read again on every request instead (visitor-policy's `visitorGrantHolds`).
+ */
+
+export const VISITOR_TOKEN_PREFIX = 'qv1.';
+/** Seconds a visitor token is good for. */
+export const VISITOR_TOKEN_LIFETIME = 15 * 60;
+const SECRET_NAME = 'visitor-api-tokens';
+
+interface Payload {
+  o: string;
+  s: string;
+  v: SiteVisibilityName;
+  l?: string;
+  k?: string;
+  ss: string[];
+  sc: string[];
+  exp: number;
+}
+
+async function sign(context: ServiceContext, body: string): Promise<string> {
+  return createHmac('sha256', await serverSecret(context.db, SECRET_NAME)).update(body, 'utf8').digest('base64url');
+}
+
+export function isVisitorToken(token: string): boolean {
+  return token.startsWith(VISITOR_TOKEN_PREFIX);
+}
+
+export async function issueVisitorToken(context: ServiceContext, grant: Omit<VisitorGrant, 'expiresAt'>, nowSeconds = Math.floor(Date.now() / 1000)): Promise<{ token: string; expiresAt: number }> {
+  const expiresAt = nowSeconds + VISITOR_TOKEN_LIFETIME;
+  const payload: Payload = {
+    o: grant.organizationId, s: grant.siteId, v: grant.visibility,
+    ...(grant.shareLinkId !== undefined ? { l: grant.shareLinkId } : {}),
+    ...(grant.visitorAuthKeyId !== undefined ? { k: grant.visitorAuthKeyId } : {}),
+    ss: [...grant.siteSpaceIds], sc: [...grant.sectionIds], exp: expiresAt,
+  };
+  const body = VISITOR_TOKEN_PREFIX + Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+  return { token: `${body}.${await sign(context, body)}`, expiresAt };
+}
+
+const refused = () => new UnauthorizedError('The visitor token is malformed, forged or expired: resolve the address again');
+
+/** The grant a token carries, when its signature is ours and it has not expired; 401 otherwise. */
+async function verifiedGrant(context: ServiceContext, token: string): Promise<VisitorGrant> {
+  const dot = token.lastIndexOf('.');
+  if (!isVisitorToken(token) || dot <= VISITOR_TOKEN_PREFIX.length) throw refused();
+  const body = token.slice(0, dot);
+  const given = Buffer.from(token.slice(dot + 1), 'base64url');
+  const expected = Buffer.from(await sign(context, body), 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refused();
+  let payload: Payload;
+  try {
+    payload = JSON.parse(Buffer.from(body.slice(VISITOR_TOKEN_PREFIX.length), 'base64url').toString('utf8')) as Payload;
+  } catch {
+    throw refused();
+  }
+  if (payload.exp <= Math.floor(Date.now() / 1000)) throw refused();
+  return {
+    organizationId: payload.o, siteId: payload.s, visibility: payload.v,
+    ...(payload.l !== undefined ? { shareLinkId: payload.l } : {}),
+    ...(payload.k !== undefined ? { visitorAuthKeyId: payload.k } : {}),
+    siteSpaceIds: payload.ss, sectionIds: payload.sc, expiresAt: payload.exp,
+  };
+}
+
+/**
+ * Authenticates a request made with a visitor token for `operationId`: 401 for a forged or expired token,
+ * 403 for an operation outside the visitor's reads, 401 when the site no longer opens to it (unpublished,
+ * visibility changed, share link deactivated or deleted, visitor-auth key rotated). Indexed lookups only.
+ */
+export async function authenticateVisitor(context: ServiceContext, token: string, operationId: string): Promise<VisitorCaller> {
+  const grant = await verifiedGrant(context, token);
+  if (!visitorMayCall(operationId)) throw new ForbiddenError('A visitor token only reads the published content of its site');
+  const site = await findSiteState(context.db, grant.siteId);
+  const link = grant.shareLinkId !== undefined ? await findShareLink(context.db, grant.siteId, grant.shareLinkId) : undefined;
+  const keyId = grant.visitorAuthKeyId !== undefined ? await findVisitorAuthKeyId(context.db, grant.siteId) : undefined;
+  const holds = visitorGrantHolds(grant, {
+    site,
+    ...(grant.shareLinkId !== undefined ? { shareLinkActive: link?.active === 1 } : {}),
+    ...(keyId !== undefined ? { visitorAuthKeyId: keyId } : {}),
+  }, Math.floor(Date.now() / 1000));
+  if (!holds) throw new UnauthorizedError('The site no longer opens to this visitor token: resolve the address again');
+  return { grant };
+}
