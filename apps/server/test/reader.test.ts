@@ -259,7 +259,7 @@ describeEachDialect('reader', (dialect) => {
       const bounced = await get(s.address);
       expect(bounced.status).toBe(302);
       expect(bounced.headers.get('location')).toMatch(/^https:\/\/auth\.example\.com\/login\?location=/);
-      const jwt = await new SignJWT({ plan: 'pro' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(Buffer.from(settings.signingKey, 'base64url'));
+      const jwt = await new SignJWT({ plan: 'pro' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(new TextEncoder().encode(settings.signingKey));
       const back = await get(`${s.address}?jwt_token=${jwt}`);
       expect(back.status).toBe(303);
       expect(back.headers.get('location')).toBe(s.address);
