@@ -93,6 +93,8 @@ async function data<T>(promise: Promise<{ data?: T; error?: unknown; response: R
 
 interface SiteData {
   lookup: Lookup;
+  /** The client holding this visitor's token. */
+  client: QuireClient;
   site: PublishedSite;
   /** Digest of what this visitor is shown of the site: part of the rendered pages' cache key. */
   segment: string;
@@ -103,6 +105,8 @@ interface RenderedPage {
   etag: string;
   csp: string;
   status: number;
+  /** Response headers by visibility, made on first use. */
+  headers: Map<string, Record<string, string>>;
 }
 
 function csp(styleHash: string): string {
@@ -119,14 +123,21 @@ function csp(styleHash: string): string {
   ].join('; ');
 }
 
+function commonHeaders(visibility?: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'X-Frame-Options': 'DENY',
+    // Open sites may be kept by shared caches only if they revalidate; restricted ones by the browser alone.
+    'Cache-Control': visibility === 'public' || visibility === 'unlisted' ? 'public, no-cache' : 'private, no-cache',
+    Vary: 'Cookie',
+  };
+  if (visibility && visibility !== 'public') headers['X-Robots-Tag'] = 'noindex';
+  return headers;
+}
+
 function setCommonHeaders(res: ServerResponse, visibility?: string): void {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-  res.setHeader('X-Frame-Options', 'DENY');
-  if (visibility && visibility !== 'public') res.setHeader('X-Robots-Tag', 'noindex');
-  // Open sites may be kept by shared caches only if they revalidate; restricted ones by the browser alone.
-  res.setHeader('Cache-Control', visibility === 'public' || visibility === 'unlisted' ? 'public, no-cache' : 'private, no-cache');
-  res.setHeader('Vary', 'Cookie');
+  for (const [name, value] of Object.entries(commonHeaders(visibility))) res.setHeader(name, value);
 }
 
 function send(res: ServerResponse, req: IncomingMessage, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
@@ -175,6 +186,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
   const treeCache = new LruCache<RevisionPage[]>(200);
   const fileCache = new LruCache<RevisionFile[]>(200);
   const siteTrees = new LruCache<SiteTree>(200);
+  const refreshing = new Set<string>();
   const apiUrl = () => (typeof options.apiUrl === 'function' ? options.apiUrl() : options.apiUrl);
   const clientOptions = () => ({ baseUrl: apiUrl(), ...(options.fetch ? { fetch: options.fetch } : {}) });
   const anonymous = () => createQuireClient(clientOptions());
@@ -201,7 +213,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
       client.GET('/orgs/{organizationId}/sites/{siteId}/published', { params: { path: { organizationId: lookup.organization, siteId: lookup.site } } }),
     );
     const segment = createHash('sha256').update(JSON.stringify(site)).digest('base64url').slice(0, 22);
-    return { lookup, site, segment };
+    return { lookup, client, site, segment };
   }
 
   async function pagesOf(client: QuireClient, spaceId: string, revision: string): Promise<RevisionPage[]> {
@@ -260,24 +272,28 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     };
   }
 
+  /** Cached pages are the hot path: their headers are made once per page and visibility and written at once. */
   function sendPage(req: IncomingMessage, res: ServerResponse, page: RenderedPage, visibility: string): void {
-    setCommonHeaders(res, visibility);
-    res.setHeader('Content-Security-Policy', page.csp);
-    res.setHeader('ETag', page.etag);
+    let headers = page.headers.get(visibility);
+    if (!headers) {
+      headers = { ...commonHeaders(visibility), 'Content-Security-Policy': page.csp, ETag: page.etag };
+      page.headers.set(visibility, headers);
+    }
     const match = req.headers['if-none-match'];
     if (page.status === 200 && typeof match === 'string' && match.split(',').some((tag) => tag.trim() === page.etag)) {
-      res.statusCode = 304;
+      res.writeHead(304, headers);
       res.end();
       return;
     }
-    send(res, req, page.status, 'text/html; charset=utf-8', page.body);
+    res.writeHead(page.status, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(page.body.length) });
+    res.end(req.method === 'HEAD' ? undefined : page.body);
   }
 
   function finishLayout(ctx: LayoutContext, body: PageBody, status: number): RenderedPage {
     const { html, styleHash } = renderLayout(ctx, body);
     const bytes = Buffer.from(html);
     const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
-    return { body: bytes, etag, csp: csp(styleHash), status };
+    return { body: bytes, etag, csp: csp(styleHash), status, headers: new Map() };
   }
 
   async function renderContentPage(info: SiteData, client: QuireClient, tree: SiteTree, entry: SitePage): Promise<RenderedPage> {
@@ -431,6 +447,19 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     const open = !shareKey && !jwt;
 
     let info = open ? openSites.get(url) : undefined;
+    if (info && !refreshing.has(url) && (openSites.age(url) ?? 0) > lookupCacheMs / 2) {
+      // Refreshed ahead, in the background, so busy open pages never wait on the API; what is served is
+      // still never older than lookupCacheMs.
+      refreshing.add(url);
+      lookupAddress(url, undefined, undefined)
+        .then(async (answer) => {
+          if (answer.object === 'published-content-lookup' && (answer.visibility === 'public' || answer.visibility === 'unlisted')) {
+            openSites.set(url, await siteData(answer));
+          }
+        })
+        .catch(() => undefined)
+        .finally(() => refreshing.delete(url));
+    }
     if (!info) {
       let answer: Lookup | LookupRedirect;
       try {
@@ -475,7 +504,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
       return;
     }
 
-    const client = visitorClient(lookup.apiToken);
+    const client = info.client;
     // The walked tree is kept too: on a cached page, walking 1,000 pages would be most of the work.
     const treeKey = `${lookup.space}|${lookup.revision}|${lookup.basePath}`;
     let tree = siteTrees.get(treeKey);
