@@ -42,6 +42,11 @@ export interface ReaderOptions {
   pageCacheEntries?: number;
   /** Fetch for API calls (tests, proxies). */
   fetch?: (request: Request) => Promise<Response>;
+  /**
+   * When the API trusts this reader (the same process, `npm start`): a key sent as `X-Quire-Reader` with the
+   * visitor's address as `X-Forwarded-For` on lookups, so the API's rate limit counts each visitor, not the reader.
+   */
+  forwardVisitorAddress?: { key: string };
 }
 
 export interface ReaderHandler {
@@ -189,7 +194,11 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
   const refreshing = new Set<string>();
   const apiUrl = () => (typeof options.apiUrl === 'function' ? options.apiUrl() : options.apiUrl);
   const clientOptions = () => ({ baseUrl: apiUrl(), ...(options.fetch ? { fetch: options.fetch } : {}) });
-  const anonymous = () => createQuireClient(clientOptions());
+  const anonymous = (visitorAddress: string | undefined) =>
+    createQuireClient({
+      ...clientOptions(),
+      ...(options.forwardVisitorAddress && visitorAddress ? { headers: { 'X-Quire-Reader': options.forwardVisitorAddress.key, 'X-Forwarded-For': visitorAddress } } : {}),
+    });
   const visitorClient = (token: string) => createQuireClient({ ...clientOptions(), token });
 
   function absoluteUrl(req: IncomingMessage, pathAndQuery: string): { url: string; origin: string; secure: boolean } {
@@ -200,11 +209,11 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     return { url: origin + pathAndQuery, origin, secure: origin.startsWith('https:') };
   }
 
-  async function lookupAddress(url: string, shareKey: string | undefined, jwt: string | undefined): Promise<Lookup | LookupRedirect> {
+  async function lookupAddress(url: string, shareKey: string | undefined, jwt: string | undefined, visitorAddress?: string): Promise<Lookup | LookupRedirect> {
     const query: { url: string; shareKey?: string; visitorAuthToken?: string } = { url };
     if (shareKey) query.shareKey = shareKey;
     if (jwt) query.visitorAuthToken = jwt;
-    return data(anonymous().GET('/urls/published', { params: { query } }));
+    return data(anonymous(visitorAddress).GET('/urls/published', { params: { query } }));
   }
 
   async function siteData(lookup: Lookup): Promise<SiteData> {
@@ -451,7 +460,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
       // Refreshed ahead, in the background, so busy open pages never wait on the API; what is served is
       // still never older than lookupCacheMs.
       refreshing.add(url);
-      lookupAddress(url, undefined, undefined)
+      lookupAddress(url, undefined, undefined, req.socket.remoteAddress)
         .then(async (answer) => {
           if (answer.object === 'published-content-lookup' && (answer.visibility === 'public' || answer.visibility === 'unlisted')) {
             openSites.set(url, await siteData(answer));
@@ -463,7 +472,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     if (!info) {
       let answer: Lookup | LookupRedirect;
       try {
-        answer = await lookupAddress(url, shareKey, jwt);
+        answer = await lookupAddress(url, shareKey, jwt, req.socket.remoteAddress);
       } catch (error) {
         const status = error instanceof ApiFailure ? error.status : 502;
         setCommonHeaders(res);
