@@ -241,6 +241,13 @@ describeEachDialect('reader', (dialect) => {
       expect(other.response.status).toBe(200);
       expect(other.html).toContain('Pro content.');
       expect(other.html).toContain(`<a href="${proHref}" aria-current="page">Pro docs</a>`);
+      // Machine files sit at the site's own address, and list every section's pages.
+      const robots = await get(`${address}/robots.txt`);
+      expect(robots.status).toBe(200);
+      expect(await robots.text()).toContain(`${address}/sitemap.xml`);
+      const llms = await (await get(`${address}/llms.txt`)).text();
+      expect(llms).toContain('## Guides');
+      expect(llms).toMatch(new RegExp(`\\(.*${proHref}/(pro/)?pro-start\\.md\\)`));
     });
 
     it('serves a site with a hostname by the request\'s Host, at the root of that host', async () => {
