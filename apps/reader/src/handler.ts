@@ -312,15 +312,19 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     let main: string;
     let headings: PageBody['headings'] = [];
     const files = fileMap(await filesOf(client, lookup.space, lookup.revision), lookup.basePath);
-    if (page.type === 'computed' && page.computed) {
-      const spec = typeof page.computed.props?.spec === 'string' ? page.computed.props.spec : undefined;
+    // Computed pages (an OpenAPI reference) come as the pages they produce, with their operations as Markdown;
+    // one the API could not compute (its spec missing) has no content, and says which source it needs.
+    const full = await data(
+      client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: lookup.space, pageId: page.id }, query: { format: 'markdown' } } }),
+    );
+    const computed = full.computed ?? page.computed;
+    if (computed && !full.markdown) {
+      const dependency = computed.dependencies?.spec?.ref as { kind?: string; spec?: string; file?: string } | undefined;
+      const source = dependency?.spec ?? (dependency?.file ? files[`id:${dependency.file}`]?.name ?? dependency.file : undefined);
       main = `<div class="hint hint-info" role="note"><p>This page is generated from ${
-        spec ? `the OpenAPI specification <code>${e(spec)}</code>` : `a computed source (<code>${e(page.computed.type)}</code>)`
-      }; its operations are shown once that specification is available to the reader.</p></div>`;
+        source ? `the OpenAPI specification <code>${e(source)}</code>` : `a computed source (<code>${e(computed.type)}</code>)`
+      }; its operations are shown once that specification has been processed.</p></div>`;
     } else {
-      const full = await data(
-        client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: lookup.space, pageId: page.id }, query: { format: 'markdown' } } }),
-      );
       const rendered = await renderPool.render({ markdown: full.markdown ?? '', pagePath: entry.path, pages: pageMap(tree), files });
       main = rendered.html;
       headings = rendered.headings;

@@ -272,6 +272,44 @@ describeEachDialect('reader', (dialect) => {
     });
   });
 
+  describe('OpenAPI pages', () => {
+    it('renders the operations of a spec that pages were computed from', async () => {
+      const org = await newOrg(server, 'Reader org');
+      const space = await createSpace(org, { title: 'API' });
+      const spec = [
+        'openapi: 3.0.3',
+        'info: { title: Zoo, version: 1.0.0 }',
+        'tags: [{ name: animals, description: The animals. }]',
+        'paths:',
+        '  /animals:',
+        '    get:',
+        '      tags: [animals]',
+        '      summary: List animals',
+        '      parameters: [{ name: limit, in: query, schema: { type: integer } }]',
+        '      responses: { "200": { description: The animals } }',
+        '',
+      ].join('\n');
+      const added = await content.editMain(org, space.id, [
+        { operation: 'insert_page', title: 'Intro', document: { markdown: 'Hello.' } },
+        { operation: 'insert_files', files: [{ name: 'zoo.yaml', base64: Buffer.from(spec).toString('base64') }] },
+      ]);
+      const file = added.insertedFiles![0]!.id;
+      const applied = await org.client.POST('/spaces/{spaceId}/content/template', { params: { path: { spaceId: space.id } }, body: { id: 'openapi-reference', params: { contentRefs: { spec: { kind: 'file', file } } } } });
+      expect(applied.response.status, JSON.stringify(applied.error)).toBe(201);
+      const params = { path: { organizationId: org.organizationId } };
+      const created = await unwrap(org.client.POST('/orgs/{organizationId}/sites', { params, body: { title: 'Zoo', spaces: [space.id] } as never }));
+      const published = await unwrap(org.client.POST('/orgs/{organizationId}/sites/{siteId}/publish', { params: { path: { ...params.path, siteId: created.id } } }));
+      const address = new URL(published.urls.published!).pathname;
+      const reference = await page(`${address}/api-reference`);
+      expect(reference.response.status).toBe(200);
+      expect(reference.html).toContain('generated from <code>zoo.yaml</code>');
+      const animals = await page(`${address}/api-reference/animals`);
+      expect(animals.response.status).toBe(200);
+      expect(animals.html).toContain('<code>GET /animals</code>');
+      expect(animals.html).toContain('<td><code>limit</code></td>');
+    });
+  });
+
   describe('customizations', () => {
     it('shows the published title, logo, favicon, colours, links, announcement and theme, and drops unsafe values', async () => {
       const s = await site();
