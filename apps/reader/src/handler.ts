@@ -159,6 +159,15 @@ function bareDocument(assets: AssetPaths, title: string, message: string): strin
   return `<!doctype html>\n<html lang="en" data-theme="light"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${e(title)}</title><link rel="stylesheet" href="${e(assets.css)}"></head><body><main id="content" class="bare"><h1>${e(title)}</h1><p>${e(message)}</p></main></body></html>\n`;
 }
 
+/** A path segment decoded, or as it is when its escapes are malformed (then it matches nothing, a 404). */
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 function isGroup(entry: SiteSection | SiteSectionGroup): entry is SiteSectionGroup {
   return entry.object === 'site-section-group';
 }
@@ -533,7 +542,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     }
     const fileMatch = /^~files\/([^/]+)$/.exec(rest);
     if (fileMatch) {
-      const file = await data(client.GET('/spaces/{spaceId}/content/files/{fileId}', { params: { path: { spaceId: lookup.space, fileId: decodeURIComponent(fileMatch[1]!) } } })).catch(() => undefined);
+      const file = await data(client.GET('/spaces/{spaceId}/content/files/{fileId}', { params: { path: { spaceId: lookup.space, fileId: safeDecode(fileMatch[1]!) } } })).catch(() => undefined);
       setCommonHeaders(res, lookup.visibility);
       if (!file) {
         send(res, req, 404, 'text/plain; charset=utf-8', 'Not found\n');
@@ -551,7 +560,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
       return;
     }
     if (rest.endsWith('.md')) {
-      const entry = tree.byPath.get(decodeURIComponent(rest.slice(0, -3)));
+      const entry = tree.byPath.get(safeDecode(rest.slice(0, -3)));
       setCommonHeaders(res, lookup.visibility);
       if (!entry || entry.page.type !== 'document') {
         send(res, req, 404, 'text/plain; charset=utf-8', 'Not found\n');
@@ -562,12 +571,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
       return;
     }
 
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(rest);
-    } catch {
-      decoded = rest;
-    }
+    const decoded = safeDecode(rest);
     const entry = decoded === '' ? tree.first : tree.byPath.get(decoded);
     const key = `${lookup.site}|${lookup.revision}|${entry?.page.id ?? `404:${decoded}`}|${info.segment}|${lookup.basePath}`;
     let page = pageCache.get(key);

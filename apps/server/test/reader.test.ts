@@ -144,6 +144,10 @@ describeEachDialect('reader', (dialect) => {
       expect(missing.response.status).toBe(404);
       expect(missing.html).toContain('<h1>Page not found</h1>');
       expect(missing.html).toContain('<nav aria-label="Pages" class="sidebar"');
+      // Malformed escapes are a client error, never a 5xx.
+      for (const bad of [`${s.address}/%E0%A4%A`, `${s.address}/~files/%E0%A4%A`, `${s.address}/%E0%A4%A.md`]) {
+        expect([400, 404]).toContain((await get(bad)).status);
+      }
       const noSite = await page('/sites/no-such-site-here');
       expect(noSite.response.status).toBe(404);
     });
