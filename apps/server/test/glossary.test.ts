@@ -88,6 +88,9 @@ describeEachDialect('glossary', (dialect) => {
       expect(first.items).toEqual(all.items.slice(0, 2));
       expect((await list(admin.client, organizationId, { limit: 2, page: first.next!.page })).items).toEqual(all.items.slice(2));
       expectError(await admin.client.GET('/orgs/{organizationId}/translations-glossary', { params: { ...path(organizationId), query: { limit: 0 } } }), 400);
+      // A cursor of another list, with text where the glossary's order has a number: 400, on PostgreSQL too.
+      const foreignCursor = Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', 'text', 'id'])).toString('base64url');
+      expectError(await admin.client.GET('/orgs/{organizationId}/translations-glossary', { params: { ...path(organizationId), query: { page: foreignCursor } } }), 400, 'query.page is not a valid page cursor');
       expectError(await other.admin.client.GET('/orgs/{organizationId}/translations-glossary', { params: path(organizationId) }), 404);
     });
   });

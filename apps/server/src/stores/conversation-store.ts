@@ -231,6 +231,7 @@ export async function listClusters(
     columns: [`k.${column}`, 'k.id'],
     keyOf: (row) => [toCountIfNumeric(options.orderBy, (row as Record<string, unknown>)[column]), (row as { id: string }).id],
     direction: options.order,
+    kinds: [options.orderBy === 'updatedAt' ? 'string' : 'number', 'string'],
   }, after, limit);
   return { ...page, rows: page.rows.map((row) => toClusterWithTasks(row as Record<string, unknown>)) };
 }

@@ -8,6 +8,7 @@ export type GlossaryEntryRow = Selectable<GlossaryEntriesTable>;
 const GLOSSARY_ORDER: KeysetOrder<GlossaryEntryRow> = {
   columns: ['created_at', 'batch_index', 'id'],
   keyOf: (row) => [row.created_at, row.batch_index, row.id],
+  kinds: ['string', 'number', 'string'],
 };
 export const GLOSSARY_ORDER_KEY_LENGTH = GLOSSARY_ORDER.columns.length;
 

@@ -1,5 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { toCount } from '../db/dialect.js';
+import { BadRequestError } from '../errors.js';
 
 /**
  * Keyset pagination over a stable order: the page after a cursor holds the rows whose order key is
@@ -13,6 +14,12 @@ export interface KeysetOrder<Row> {
   keyOf: (row: Row) => Array<string | number>;
   /** Every column sorts this way; `desc` lists newest first (the default is `asc`). */
   direction?: 'asc' | 'desc';
+  /**
+   * The JavaScript type of each key value, for orders with a numeric column: a cursor made for another list
+   * may carry text where a number is compared, which PostgreSQL refuses with an error (SQLite compares
+   * anyway), so such a cursor is the caller's mistake, 400, before it reaches the database.
+   */
+  kinds?: ReadonlyArray<'string' | 'number'>;
 }
 
 export interface KeysetPage<Row> {
@@ -28,6 +35,9 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
   after: ReadonlyArray<string | number> | undefined,
   limit: number,
 ): Promise<KeysetPage<Row>> {
+  if (after && order.kinds && after.some((value, index) => typeof value !== order.kinds![index])) {
+    throw new BadRequestError('query.page is not a valid page cursor');
+  }
   const countRow = await query
     .clearSelect()
     .clearOrderBy()

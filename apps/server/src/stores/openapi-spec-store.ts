@@ -11,7 +11,7 @@ export type OpenApiSpecVersionSummary = Pick<OpenApiSpecVersionRow, 'id' | 'spec
 const SPEC_ORDER: KeysetOrder<OpenApiSpecRow> = { columns: ['slug', 'id'], keyOf: (row) => [row.slug, row.id] };
 export const OPENAPI_SPEC_ORDER_KEY_LENGTH = SPEC_ORDER.columns.length;
 
-const VERSION_ORDER: KeysetOrder<OpenApiSpecVersionSummary> = { columns: ['number', 'id'], keyOf: (row) => [row.number, row.id], direction: 'desc' };
+const VERSION_ORDER: KeysetOrder<OpenApiSpecVersionSummary> = { columns: ['number', 'id'], keyOf: (row) => [row.number, row.id], direction: 'desc', kinds: ['number', 'string'] };
 export const OPENAPI_SPEC_VERSION_ORDER_KEY_LENGTH = VERSION_ORDER.columns.length;
 
 export async function listOpenApiSpecs(db: Db, organizationId: string, after: ReadonlyArray<string | number> | undefined, limit: number): Promise<KeysetPage<OpenApiSpecRow>> {
