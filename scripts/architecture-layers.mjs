@@ -15,6 +15,18 @@ const ALL = ['http', 'jobs', 'services', 'job-queue', 'policies', 'stores', 'sea
 /** Packages that reach the database; the pure layers never load them. */
 const DATABASE_PACKAGES = ['kysely', 'pg', 'better-sqlite3'];
 
+/**
+ * Apps that are clients of the contract (DESIGN.md, layout): they read and write only through `@quire/client`,
+ * never the server's modules or its database. Paths relative to the repository root; tests included, since
+ * the reader's tests drive a real server through its published entry point (`npm start`), not its modules.
+ */
+export const clientApps = {
+  root: join(dirname(fileURLToPath(import.meta.url)), '..'),
+  apps: ['apps/reader'],
+  forbiddenPackages: ['@quire/server', ...DATABASE_PACKAGES],
+  why: 'the reader holds no more rights than a visitor: it reads published content through @quire/client with the visitor token',
+};
+
 export default {
   name: 'scripts/architecture-layers.mjs',
   layers: {

@@ -221,15 +221,52 @@ export function checkArchitecture(root, config) {
   };
 }
 
+/**
+ * Checks the apps that are clients of the contract (`clientApps` of the layer file): no file of theirs
+ * (sources or tests) imports the server's modules by a relative path leaving the app, or a forbidden package
+ * (the server itself, database drivers). Returns violations shaped like checkArchitecture's.
+ */
+export function checkClientApps(rules) {
+  const violations = [];
+  for (const app of rules.apps) {
+    const appRoot = join(rules.root, app);
+    let files;
+    try {
+      files = listSourceFiles(appRoot).filter((file) => !file.startsWith('dist/'));
+    } catch {
+      continue;
+    }
+    for (const file of files) {
+      const { imports } = readModule(join(appRoot, file));
+      for (const entry of imports) {
+        const shown = `${app}/${file}`;
+        if (entry.specifier.startsWith('.')) {
+          const target = relative(appRoot, resolve(dirname(join(appRoot, file)), entry.specifier));
+          if (target.startsWith('..')) {
+            violations.push({ file: shown, line: entry.line, kind: 'import', import: entry.specifier, message: `reaches outside ${app} (${rules.why})` });
+          }
+        } else if (rules.forbiddenPackages.includes(packageName(entry.specifier))) {
+          violations.push({
+            file: shown, line: entry.line, kind: 'package', import: entry.specifier,
+            message: `imports the package ${packageName(entry.specifier)} (${rules.why})`,
+          });
+        }
+      }
+    }
+  }
+  return violations;
+}
+
 export function formatViolation(violation) {
   const what = violation.import ? ` import '${violation.import}':` : '';
   return `${violation.file}:${violation.line}:${what} ${violation.message}`;
 }
 
 async function main() {
-  const { default: config, sourceRoot } = await import('./architecture-layers.mjs');
+  const { default: config, sourceRoot, clientApps } = await import('./architecture-layers.mjs');
   const result = checkArchitecture(sourceRoot, config);
   const problems = [
+    ...checkClientApps(clientApps).map(formatViolation),
     ...result.violations.map(formatViolation),
     ...result.unused.map((entry) => `${entry.file}: listed as a known violation (${entry.sql ? 'builds SQL' : `import '${entry.import}'`}) but no longer one: remove it from scripts/architecture-layers.mjs`),
   ];

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import layers from './architecture-layers.mjs';
-import { checkArchitecture, formatViolation, readModule } from './check-architecture.mjs';
+import layers, { clientApps } from './architecture-layers.mjs';
+import { checkArchitecture, checkClientApps, formatViolation, readModule } from './check-architecture.mjs';
 
 /** The real layer file without its list of known violations (those name files of the real tree). */
 const config = { ...layers, knownViolations: [] };
@@ -247,5 +247,29 @@ describe('readModule', () => {
   it('does not take an `sql` that is not Kysely’s for SQL', () => {
     const { sql } = readModule('x.ts', "const sql = (s: TemplateStringsArray) => s.join('');\nexport const q = sql`select`;\n");
     expect(sql).toEqual([]);
+  });
+});
+
+describe('checkClientApps', () => {
+  it('fails a client app that imports the server, its modules or a database package, and passes the client', () => {
+    const root = tree({
+      'apps/reader/src/ok.ts': "import { createQuireClient } from '@quire/client';\nimport { x } from './local.js';\nvoid createQuireClient; void x;\n",
+      'apps/reader/src/local.ts': 'export const x = 1;\n',
+      'apps/reader/src/bad.ts': [
+        "import { openDb } from '../../server/src/db/index.js';",
+        "import pg from 'pg';",
+        "import type { X } from '@quire/server/dist/x.js';",
+        'void openDb; void pg;',
+        '',
+      ].join('\n'),
+      'apps/reader/test/bad.test.ts': "import { Kysely } from 'kysely';\nvoid Kysely;\n",
+    });
+    const found = checkClientApps({ ...clientApps, root }).map(formatViolation);
+    expect(found).toEqual([
+      expect.stringMatching(/^apps\/reader\/src\/bad\.ts:1: import '..\/..\/server\/src\/db\/index\.js': reaches outside apps\/reader/),
+      expect.stringMatching(/^apps\/reader\/src\/bad\.ts:2: import 'pg': imports the package pg/),
+      expect.stringMatching(/^apps\/reader\/src\/bad\.ts:3: import '@quire\/server\/dist\/x\.js': imports the package @quire\/server/),
+      expect.stringMatching(/^apps\/reader\/test\/bad\.test\.ts:1: import 'kysely'/),
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
@@ -13,6 +14,7 @@ import { warmLazyModules } from './lazy-module.js';
 import type { Logger } from './logger.js';
 import type { ServiceContext } from './services/context.js';
 import { createFileServices } from './storage/file-services.js';
+import { createReaderHandler } from '@quire/reader';
 
 export interface StartOptions {
   config: Config;
@@ -54,6 +56,11 @@ export async function startServer({ config, logger, spec, handlers, jobHandlers 
       ...files,
     };
     let shuttingDown = false;
+    // The reader reads the API like any client, over loopback HTTP to this same server (known once it listens).
+    let loopbackUrl = '';
+    // Its lookups carry no token; with this key they count against each visitor's address, not the loopback's.
+    const readerForwardingKey = randomBytes(32).toString('base64url');
+    const reader = createReaderHandler({ apiUrl: () => loopbackUrl, publicUrl: config.publicUrl, forwardVisitorAddress: { key: readerForwardingKey } });
     const quire = await createApp({
       services,
       logger,
@@ -65,6 +72,8 @@ export async function startServer({ config, logger, spec, handlers, jobHandlers 
       ...(handlers ? { handlers } : {}),
       isShuttingDown: () => shuttingDown,
       downloads: { storage: files.blobStorage, signer: files.urlSigner },
+      reader,
+      readerForwardingKey,
     });
 
     server = createServer(quire.handle);
@@ -78,6 +87,8 @@ export async function startServer({ config, logger, spec, handlers, jobHandlers 
       });
     });
     const port = (httpServer.address() as AddressInfo).port;
+    const loopbackHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+    loopbackUrl = `http://${loopbackHost}:${port}`;
     // What start-up left for later is done now, in the background, a little at a time between requests:
     // response validators when a mismatch is only logged (production), then the libraries loaded lazily.
     const warmUp = async () => {
@@ -109,6 +120,7 @@ export async function startServer({ config, logger, spec, handlers, jobHandlers 
           clearTimeout(deadline);
         }
         await jobRunner?.stop();
+        await reader.close();
         await database.close();
       })();
       return closing;

@@ -43,6 +43,31 @@ export interface AppOptions {
   rateLimitPerMinute?: number;
   /** Serves signed `/downloads/...` URLs (file bytes, PDFs) when given; see storage/download-route.ts. */
   downloads?: DownloadRouteOptions;
+  /** The reader (`@quire/reader`): published sites at `/sites/...` and on their own hostnames. */
+  reader?: MountedReader;
+  /** The secret the in-process reader sends with its visitors' addresses (see middleware/rate-limit.ts). */
+  readerForwardingKey?: string;
+}
+
+/** What the app needs of the reader: its request listener and which paths are its own on every host. */
+export interface MountedReader {
+  (req: IncomingMessage, res: ServerResponse): void;
+  isReaderPath(pathname: string): boolean;
+}
+
+/** Host names that are this API's own (its public URL's, and loopback ones): any other Host is a site's hostname. */
+function ownHostnames(publicUrl: string): Set<string> {
+  return new Set([new URL(publicUrl).hostname, 'localhost', '127.0.0.1', '[::1]', '::1']);
+}
+
+function hostnameOf(req: IncomingMessage): string | undefined {
+  const host = req.headers.host;
+  if (!host) return undefined;
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface QuireApp {
@@ -172,7 +197,11 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     });
   }
 
-  const rateLimiter = createRateLimiter({ requestsPerWindow: options.rateLimitPerMinute ?? 0, windowSeconds: 60 });
+  const rateLimiter = createRateLimiter({
+    requestsPerWindow: options.rateLimitPerMinute ?? 0,
+    windowSeconds: 60,
+    ...(options.readerForwardingKey ? { trustedForwarderKey: options.readerForwardingKey } : {}),
+  });
 
   async function authenticateRequest(req: ApiRequest, operationId: string): Promise<Principal> {
     try {
@@ -251,6 +280,16 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   if (options.downloads) app.use(integrationAssetsRouter(options.services));
   app.use(openApiRawRouter(options.services));
   app.use(ssoRouter(options.services, present));
+  const reader = options.reader;
+  if (reader) {
+    // A request for another host that no route above answered is for a site with that hostname.
+    const own = ownHostnames(options.publicUrl);
+    app.use((req, res, next) => {
+      const hostname = hostnameOf(req);
+      if (hostname && !own.has(hostname)) reader(req, res);
+      else next();
+    });
+  }
   app.use((req) => {
     throw new NotFoundError(`No route matches ${req.method} ${req.path}`);
   });
@@ -266,6 +305,11 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
       apiRequest.originalUrl = url;
       apiRequest.path = pathname;
       serveApi(apiRequest, res, pathname, queryAt === -1 ? '' : url.slice(queryAt + 1)).catch((error: unknown) => answerError(error, req, res, logger));
+      return;
+    }
+    // Site pages skip Express like the API does: they are the other hot path.
+    if (reader?.isReaderPath(pathname)) {
+      reader(req, res);
       return;
     }
     app(req, res);

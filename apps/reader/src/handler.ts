@@ -1,0 +1,602 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createQuireClient, paginate, type QuireClient } from '@quire/client';
+import type { RenderedFile } from './render/markdown.js';
+import { createRenderPool } from './render/render-pool.js';
+import { LruCache } from './site/cache.js';
+import { JWT_COOKIE, SHARE_COOKIE, readCookies, secretCookie } from './site/cookies.js';
+import { escapeHtml as e } from './site/html.js';
+import { addressPath, renderLayout, type AssetPaths, type LayoutContext, type PageBody } from './site/layout.js';
+import { llmsTxt, markdownHref, robotsTxt, rssXml, sitemapXml, type SpacePages } from './site/machines.js';
+import { buildTree, type SitePage, type SiteTree } from './site/tree.js';
+import type { Lookup, LookupRedirect, PublishedSite, RevisionFile, RevisionPage, SiteCustomization, SiteSection, SiteSectionGroup, SiteSpace } from './site/types.js';
+
+/*
+ * The reader: published docs sites as HTML. Every request is resolved by the API's lookup
+ * (`getPublishedContentByUrl`, no credentials but the visitor's own share key or JWT), which answers a
+ * short-lived visitor token; everything shown is then read with that token through @quire/client, so the
+ * reader never holds more rights than the visitor it serves.
+ *
+ * Caches (all in memory, per process):
+ * - rendered pages by (site, revision, page, visitor segment, address), where the segment is a digest of the
+ *   published site this visitor was answered (its visible site spaces, structure and customizations): a new
+ *   revision or a change of what the visitor sees renders anew; answered with an ETag (304 on If-None-Match);
+ * - page trees and file lists by (space, revision): revisions are immutable;
+ * - for `public` and `unlisted` sites only, the lookup and published site of an address for at most
+ *   `lookupCacheMs` (1 s by default): that is how stale an unpublish can be seen for open sites. Share-link
+ *   and visitor-auth sites are looked up on every request, so a deactivated link or unpublish closes at once.
+ */
+
+export interface ReaderOptions {
+  /** Root of the API (`http://127.0.0.1:8080`), or a function answering it once known (the server's own port). */
+  apiUrl: string | (() => string);
+  /**
+   * Base of the `/sites/...` addresses, the API's QUIRE_PUBLIC_URL. Requests under `/sites/` are looked up at
+   * this base; others by their Host (sites with a hostname). Default: the request's own Host.
+   */
+  publicUrl?: string;
+  /** How long the lookup of an open (public, unlisted) site's address is reused; 0 turns it off. */
+  lookupCacheMs?: number;
+  /** Rendered pages kept (least recently used dropped first). */
+  pageCacheEntries?: number;
+  /** Fetch for API calls (tests, proxies). */
+  fetch?: (request: Request) => Promise<Response>;
+  /**
+   * When the API trusts this reader (the same process, `npm start`): a key sent as `X-Quire-Reader` with the
+   * visitor's address as `X-Forwarded-For` on lookups, so the API's rate limit counts each visitor, not the reader.
+   */
+  forwardVisitorAddress?: { key: string };
+}
+
+export interface ReaderHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** Whether this request is the reader's (an address under /sites/ or of the reader's assets). */
+  isReaderPath(pathname: string): boolean;
+  close(): Promise<void>;
+}
+
+/** Where the reader's static assets are served, on every host (hostname sites included). */
+export const ASSET_PREFIX = '/_reader/';
+
+const SECRET_PARAMS = ['shareKey', 'jwt_token'];
+const MACHINE_FILES = new Set(['sitemap.xml', 'robots.txt', 'llms.txt', 'llms-full.txt', 'rss.xml']);
+
+interface Asset {
+  path: string;
+  body: Buffer;
+  type: string;
+}
+
+function loadAssets(): { paths: AssetPaths; byPath: Map<string, Asset> } {
+  // assets/ sits beside src/ and dist/, so the same relative path serves the sources (tests) and the build.
+  const read = (name: string) => readFileSync(new URL(`../assets/${name}`, import.meta.url));
+  const make = (name: string, type: string): Asset => {
+    const body = read(name);
+    const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
+    return { path: `${ASSET_PREFIX}${hash}/${name}`, body, type };
+  };
+  const css = make('reader.css', 'text/css; charset=utf-8');
+  const js = make('reader.js', 'text/javascript; charset=utf-8');
+  return { paths: { css: css.path, js: js.path }, byPath: new Map([css, js].map((asset) => [asset.path, asset])) };
+}
+
+class ApiFailure extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+async function data<T>(promise: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const result = await promise;
+  if (result.data === undefined) {
+    const message = (result.error as { error?: { message?: string } } | undefined)?.error?.message ?? result.response.statusText;
+    throw new ApiFailure(result.response.status, message);
+  }
+  return result.data;
+}
+
+interface SiteData {
+  lookup: Lookup;
+  /** The client holding this visitor's token. */
+  client: QuireClient;
+  site: PublishedSite;
+  /** Digest of what this visitor is shown of the site: part of the rendered pages' cache key. */
+  segment: string;
+}
+
+interface RenderedPage {
+  body: Buffer;
+  etag: string;
+  csp: string;
+  status: number;
+  /** Response headers by visibility, made on first use. */
+  headers: Map<string, Record<string, string>>;
+}
+
+function csp(styleHash: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self' ${styleHash}`,
+    "img-src 'self' https: http:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function commonHeaders(visibility?: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'X-Frame-Options': 'DENY',
+    // Open sites may be kept by shared caches only if they revalidate; restricted ones by the browser alone.
+    'Cache-Control': visibility === 'public' || visibility === 'unlisted' ? 'public, no-cache' : 'private, no-cache',
+    Vary: 'Cookie',
+  };
+  if (visibility && visibility !== 'public') headers['X-Robots-Tag'] = 'noindex';
+  return headers;
+}
+
+function setCommonHeaders(res: ServerResponse, visibility?: string): void {
+  for (const [name, value] of Object.entries(commonHeaders(visibility))) res.setHeader(name, value);
+}
+
+function send(res: ServerResponse, req: IncomingMessage, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  res.statusCode = status;
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Length', bytes.length);
+  for (const [name, value] of Object.entries(extra)) res.setHeader(name, value);
+  res.end(req.method === 'HEAD' ? undefined : bytes);
+}
+
+/** A page outside any site (no site at that address, or an error before one was known). */
+function bareDocument(assets: AssetPaths, title: string, message: string): string {
+  return `<!doctype html>\n<html lang="en" data-theme="light"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${e(title)}</title><link rel="stylesheet" href="${e(assets.css)}"></head><body><main id="content" class="bare"><h1>${e(title)}</h1><p>${e(message)}</p></main></body></html>\n`;
+}
+
+/** A path segment decoded, or as it is when its escapes are malformed (then it matches nothing, a 404). */
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+function isGroup(entry: SiteSection | SiteSectionGroup): entry is SiteSectionGroup {
+  return entry.object === 'site-section-group';
+}
+
+/** Every site space of the published structure (those this visitor sees). */
+function allSiteSpaces(site: PublishedSite): SiteSpace[] {
+  if (site.structure.type === 'siteSpaces') return site.structure.structure;
+  const out: SiteSpace[] = [];
+  const walk = (items: Array<SiteSection | SiteSectionGroup>) => {
+    for (const item of items) {
+      if (isGroup(item)) walk(item.children);
+      else out.push(...item.siteSpaces);
+    }
+  };
+  walk(site.structure.structure);
+  return out;
+}
+
+function mergeCustomization(site: PublishedSite, siteSpaceId: string): SiteCustomization {
+  const own = site.customizations.siteSpaces[siteSpaceId];
+  return own ? { ...site.customizations.site, ...own } : site.customizations.site;
+}
+
+export function createReaderHandler(options: ReaderOptions): ReaderHandler {
+  const assets = loadAssets();
+  const renderPool = createRenderPool();
+  const lookupCacheMs = options.lookupCacheMs ?? 1_000;
+  const openSites = new LruCache<SiteData>(2_000, lookupCacheMs);
+  const pageCache = new LruCache<RenderedPage>(options.pageCacheEntries ?? 2_000);
+  const treeCache = new LruCache<RevisionPage[]>(200);
+  const fileCache = new LruCache<RevisionFile[]>(200);
+  const siteTrees = new LruCache<SiteTree>(200);
+  const refreshing = new Set<string>();
+  const apiUrl = () => (typeof options.apiUrl === 'function' ? options.apiUrl() : options.apiUrl);
+  const clientOptions = () => ({ baseUrl: apiUrl(), ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const anonymous = (visitorAddress: string | undefined) =>
+    createQuireClient({
+      ...clientOptions(),
+      ...(options.forwardVisitorAddress && visitorAddress ? { headers: { 'X-Quire-Reader': options.forwardVisitorAddress.key, 'X-Forwarded-For': visitorAddress } } : {}),
+    });
+  const visitorClient = (token: string) => createQuireClient({ ...clientOptions(), token });
+
+  function absoluteUrl(req: IncomingMessage, pathAndQuery: string): { url: string; origin: string; secure: boolean } {
+    const base = options.publicUrl ? new URL(options.publicUrl) : undefined;
+    const forwardedProto = typeof req.headers['x-forwarded-proto'] === 'string' ? req.headers['x-forwarded-proto'].split(',')[0]!.trim() : undefined;
+    const protocol = base?.protocol.replace(':', '') ?? (forwardedProto === 'https' ? 'https' : 'http');
+    const origin = pathAndQuery.startsWith('/sites/') && base ? base.origin : `${protocol}://${req.headers.host ?? 'localhost'}`;
+    return { url: origin + pathAndQuery, origin, secure: origin.startsWith('https:') };
+  }
+
+  async function lookupAddress(url: string, shareKey: string | undefined, jwt: string | undefined, visitorAddress?: string): Promise<Lookup | LookupRedirect> {
+    const query: { url: string; shareKey?: string; visitorAuthToken?: string } = { url };
+    if (shareKey) query.shareKey = shareKey;
+    if (jwt) query.visitorAuthToken = jwt;
+    return data(anonymous(visitorAddress).GET('/urls/published', { params: { query } }));
+  }
+
+  async function siteData(lookup: Lookup): Promise<SiteData> {
+    const client = visitorClient(lookup.apiToken);
+    const site = await data(
+      client.GET('/orgs/{organizationId}/sites/{siteId}/published', { params: { path: { organizationId: lookup.organization, siteId: lookup.site } } }),
+    );
+    const segment = createHash('sha256').update(JSON.stringify(site)).digest('base64url').slice(0, 22);
+    return { lookup, client, site, segment };
+  }
+
+  async function pagesOf(client: QuireClient, spaceId: string, revision: string): Promise<RevisionPage[]> {
+    const key = `${spaceId}|${revision}`;
+    const cached = treeCache.get(key);
+    if (cached) return cached;
+    const list = await data(client.GET('/spaces/{spaceId}/content/pages', { params: { path: { spaceId } } }));
+    treeCache.set(key, list.pages);
+    return list.pages;
+  }
+
+  async function filesOf(client: QuireClient, spaceId: string, revision: string): Promise<RevisionFile[]> {
+    const key = `${spaceId}|${revision}`;
+    const cached = fileCache.get(key);
+    if (cached) return cached;
+    const files: RevisionFile[] = [];
+    for await (const file of paginate((page) => client.GET('/spaces/{spaceId}/content/files', { params: { path: { spaceId }, query: { limit: 1000, ...(page ? { page } : {}) } } }))) {
+      files.push(file as RevisionFile);
+    }
+    fileCache.set(key, files);
+    return files;
+  }
+
+  function fileMap(files: RevisionFile[], basePath: string): Record<string, RenderedFile> {
+    const out: Record<string, RenderedFile> = {};
+    for (const file of files) {
+      const rendered: RenderedFile = { href: `${basePath}/~files/${encodeURIComponent(file.id)}`, name: file.name, ...(file.dimensions ?? {}) };
+      out[`id:${file.id}`] = rendered;
+      out[`name:${file.name}`] ??= rendered;
+      if (file.git?.path) out[`path:${file.git.path}`] = rendered;
+    }
+    return out;
+  }
+
+  function pageMap(tree: SiteTree): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const entry of tree.pages) {
+      out[`id:${entry.page.id}`] = entry.href;
+      out[`path:${entry.path}`] = entry.href;
+    }
+    return out;
+  }
+
+  function layoutContext(info: SiteData, tree: SiteTree): LayoutContext {
+    const { lookup, site } = info;
+    return {
+      site,
+      customization: mergeCustomization(site, lookup.siteSpace),
+      siteSpaceId: lookup.siteSpace,
+      siteSectionId: lookup.siteSection,
+      siteBasePath: lookup.siteBasePath,
+      basePath: lookup.basePath,
+      tree,
+      assets: assets.paths,
+      noindex: lookup.visibility !== 'public',
+    };
+  }
+
+  /** Cached pages are the hot path: their headers are made once per page and visibility and written at once. */
+  function sendPage(req: IncomingMessage, res: ServerResponse, page: RenderedPage, visibility: string): void {
+    let headers = page.headers.get(visibility);
+    if (!headers) {
+      headers = { ...commonHeaders(visibility), 'Content-Security-Policy': page.csp, ETag: page.etag };
+      page.headers.set(visibility, headers);
+    }
+    const match = req.headers['if-none-match'];
+    if (page.status === 200 && typeof match === 'string' && match.split(',').some((tag) => tag.trim() === page.etag)) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    res.writeHead(page.status, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(page.body.length) });
+    res.end(req.method === 'HEAD' ? undefined : page.body);
+  }
+
+  function finishLayout(ctx: LayoutContext, body: PageBody, status: number): RenderedPage {
+    const { html, styleHash } = renderLayout(ctx, body);
+    const bytes = Buffer.from(html);
+    const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+    return { body: bytes, etag, csp: csp(styleHash), status, headers: new Map() };
+  }
+
+  async function renderContentPage(info: SiteData, client: QuireClient, tree: SiteTree, entry: SitePage): Promise<RenderedPage> {
+    const { lookup } = info;
+    const ctx = layoutContext(info, tree);
+    const page = entry.page;
+    let main: string;
+    let headings: PageBody['headings'] = [];
+    const files = fileMap(await filesOf(client, lookup.space, lookup.revision), lookup.basePath);
+    // Computed pages (an OpenAPI reference) come as the pages they produce, with their operations as Markdown;
+    // one the API could not compute (its spec missing) has no content, and says which source it needs.
+    const full = await data(
+      client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: lookup.space, pageId: page.id }, query: { format: 'markdown' } } }),
+    );
+    const computed = full.computed ?? page.computed;
+    if (computed && !full.markdown) {
+      const dependency = computed.dependencies?.spec?.ref as { kind?: string; spec?: string; file?: string } | undefined;
+      const source = dependency?.spec ?? (dependency?.file ? files[`id:${dependency.file}`]?.name ?? dependency.file : undefined);
+      main = `<div class="hint hint-info" role="note"><p>This page is generated from ${
+        source ? `the OpenAPI specification <code>${e(source)}</code>` : `a computed source (<code>${e(computed.type)}</code>)`
+      }; its operations are shown once that specification has been processed.</p></div>`;
+    } else {
+      const rendered = await renderPool.render({ markdown: full.markdown ?? '', pagePath: entry.path, pages: pageMap(tree), files });
+      main = rendered.html;
+      headings = rendered.headings;
+    }
+    const cover = page.cover && page.layout?.cover !== false ? files[`id:${page.cover.ref.file}`] : undefined;
+    const coverHtml = cover ? `<img class="cover cover-${page.layout?.coverSize ?? 'hero'}" src="${e(cover.href)}" alt="" ${cover.width && cover.height ? `width="${Math.round(cover.width)}" height="${Math.round(cover.height)}"` : ''}>` : '';
+    const icon = page.emoji ? `<span class="emoji" aria-hidden="true">${e(page.emoji)}</span> ` : '';
+    const titleHtml = page.layout?.title === false ? '' : `<h1 class="page-title">${icon}${e(page.title)}</h1>`;
+    const description = page.description && page.layout?.description !== false ? `<p class="page-description">${e(page.description)}</p>` : '';
+    const body: PageBody = {
+      title: page.title,
+      main: `${coverHtml}<header class="page-header">${titleHtml}${description}</header>\n${main}`,
+      current: entry,
+      headings,
+      ...(page.description ? { description: page.description } : {}),
+      ...(page.layout ? { layout: page.layout } : {}),
+    };
+    return finishLayout(ctx, body, 200);
+  }
+
+  function notFoundInSite(info: SiteData, tree: SiteTree): RenderedPage {
+    const ctx = layoutContext(info, tree);
+    const home = tree.first?.href ?? (info.lookup.basePath || '/');
+    return finishLayout(ctx, { title: 'Page not found', main: `<h1>Page not found</h1><p>There is no page at this address. <a href="${e(home)}">Go to the first page</a> or search above.</p>` }, 404);
+  }
+
+  async function searchPage(info: SiteData, client: QuireClient, tree: SiteTree, query: string): Promise<RenderedPage> {
+    const ctx = layoutContext(info, tree);
+    const q = query.trim().slice(0, 512);
+    let results = '';
+    if (q !== '') {
+      const found = await data(client.GET('/spaces/{spaceId}/search', { params: { path: { spaceId: info.lookup.space }, query: { query: q, limit: 50 } } }));
+      const items = found.items
+        .map((result) => {
+          const entry = tree.byId.get(result.id) ?? tree.byPath.get(result.path);
+          if (!entry || entry.hidden) return '';
+          const sections = result.sections
+            .filter((section) => section.id !== '' && section.title !== '')
+            .map((section) => `<li><a href="${e(entry.href)}#${e(encodeURIComponent(section.id))}">${e(section.title)}</a><p>${e(section.body.slice(0, 200))}</p></li>`)
+            .join('');
+          const trail = result.ancestors.map((ancestor) => e(ancestor.title)).join(' › ');
+          return `<li class="result"><a href="${e(entry.href)}">${e(result.title)}</a>${trail ? `<span class="trail">${trail}</span>` : ''}${sections ? `<ul>${sections}</ul>` : ''}</li>`;
+        })
+        .filter(Boolean);
+      results = items.length ? `<ol class="results">${items.join('')}</ol>` : '<p class="no-results">No results.</p>';
+    }
+    const main = `<h1>Search</h1><form class="search-page" role="search" action="${e(info.lookup.basePath)}/search" method="get"><label for="search-page-q">Search this site</label> <input id="search-page-q" type="search" name="q" value="${e(q)}"> <button type="submit">Search</button></form>${q ? `<p role="status">Results for “${e(q)}”</p>` : ''}${results}`;
+    return finishLayout(ctx, { title: q ? `Search: ${q}` : 'Search', main }, 200);
+  }
+
+  /** Pages of every site space this visitor sees, with their base paths (machine files list the whole site). */
+  async function wholeSite(info: SiteData, client: QuireClient): Promise<Array<SpacePages & { basePath: string; spaceId: string }>> {
+    const out: Array<SpacePages & { basePath: string; spaceId: string }> = [];
+    for (const siteSpace of allSiteSpaces(info.site)) {
+      const basePath = siteSpace.id === info.lookup.siteSpace ? info.lookup.basePath : addressPath(siteSpace.urls.published)?.split('?')[0];
+      if (basePath === undefined) continue;
+      const spaceId = siteSpace.space.id;
+      const revision = siteSpace.id === info.lookup.siteSpace ? info.lookup.revision : (siteSpace.space as { revision?: string }).revision ?? 'current';
+      const roots = revision === 'current' ? (await data(client.GET('/spaces/{spaceId}/content/pages', { params: { path: { spaceId } } }))).pages : await pagesOf(client, spaceId, revision);
+      const tree = buildTree(roots, basePath === '/' ? '' : basePath);
+      out.push({ title: siteSpace.title, pages: tree.listed, basePath: basePath === '/' ? '' : basePath, spaceId });
+    }
+    return out;
+  }
+
+  async function machineFile(req: IncomingMessage, res: ServerResponse, info: SiteData, client: QuireClient, name: string, origin: string): Promise<void> {
+    const { lookup } = info;
+    const title = info.site.customizations.site.title ?? info.site.site.title;
+    setCommonHeaders(res, lookup.visibility);
+    if (name === 'robots.txt' || name === 'sitemap.xml') {
+      if (lookup.visibility !== 'public') {
+        send(res, req, 404, 'text/plain; charset=utf-8', 'Not found\n');
+        return;
+      }
+      if (name === 'robots.txt') send(res, req, 200, 'text/plain; charset=utf-8', robotsTxt(origin, lookup.siteBasePath));
+      else send(res, req, 200, 'application/xml; charset=utf-8', sitemapXml(origin, await wholeSite(info, client)));
+      return;
+    }
+    const spaces = await wholeSite(info, client);
+    if (name === 'llms.txt') {
+      send(res, req, 200, 'text/plain; charset=utf-8', llmsTxt(title, origin, spaces));
+      return;
+    }
+    if (name === 'llms-full.txt') {
+      const parts: string[] = [`# ${title}`, ''];
+      for (const space of spaces) {
+        for (const entry of space.pages) {
+          if (entry.page.type !== 'document') continue;
+          const page = await data(client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: space.spaceId, pageId: entry.page.id }, query: { format: 'markdown' } } }));
+          parts.push(`# ${entry.page.title}`, '', `Source: ${origin}${markdownHref(entry, space.basePath)}`, '', page.markdown ?? '', '');
+        }
+      }
+      send(res, req, 200, 'text/plain; charset=utf-8', parts.join('\n'));
+      return;
+    }
+    // rss.xml: pages by their last change, newest first.
+    const dated = spaces
+      .flatMap((space) => space.pages)
+      .map((entry) => ({ entry, updatedAt: new Date(entry.page.updatedAt ?? entry.page.createdAt ?? 0) }))
+      .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())
+      .slice(0, 50);
+    send(res, req, 200, 'application/rss+xml; charset=utf-8', rssXml({ title, origin, siteBasePath: lookup.siteBasePath, pages: dated }));
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawUrl = req.url ?? '/';
+    const queryAt = rawUrl.indexOf('?');
+    const pathname = queryAt < 0 ? rawUrl : rawUrl.slice(0, queryAt);
+    const query = new URLSearchParams(queryAt < 0 ? '' : rawUrl.slice(queryAt + 1));
+
+    const asset = assets.byPath.get(pathname);
+    if (asset) {
+      setCommonHeaders(res);
+      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      send(res, req, 200, asset.type, asset.body);
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      setCommonHeaders(res);
+      send(res, req, 405, 'text/plain; charset=utf-8', 'Method not allowed\n', { Allow: 'GET, HEAD' });
+      return;
+    }
+
+    const cookies = readCookies(req);
+    const newShareKey = query.get('shareKey') ?? undefined;
+    const newJwt = query.get('jwt_token') ?? undefined;
+    for (const name of SECRET_PARAMS) query.delete(name);
+    const cleanQuery = query.toString();
+    const cleanPath = pathname + (cleanQuery ? `?${cleanQuery}` : '');
+    const { url, origin, secure } = absoluteUrl(req, cleanPath);
+    const shareKey = newShareKey ?? cookies.get(SHARE_COOKIE);
+    const jwt = newJwt ?? cookies.get(JWT_COOKIE);
+    const open = !shareKey && !jwt;
+
+    let info = open ? openSites.get(url) : undefined;
+    if (info && !refreshing.has(url) && (openSites.age(url) ?? 0) > lookupCacheMs / 2) {
+      // Refreshed ahead, in the background, so busy open pages never wait on the API; what is served is
+      // still never older than lookupCacheMs.
+      refreshing.add(url);
+      lookupAddress(url, undefined, undefined, req.socket.remoteAddress)
+        .then(async (answer) => {
+          if (answer.object === 'published-content-lookup' && (answer.visibility === 'public' || answer.visibility === 'unlisted')) {
+            openSites.set(url, await siteData(answer));
+          }
+        })
+        .catch(() => undefined)
+        .finally(() => refreshing.delete(url));
+    }
+    if (!info) {
+      let answer: Lookup | LookupRedirect;
+      try {
+        answer = await lookupAddress(url, shareKey, jwt, req.socket.remoteAddress);
+      } catch (error) {
+        const status = error instanceof ApiFailure ? error.status : 502;
+        setCommonHeaders(res);
+        const [title, message] =
+          status === 404 ? ['Not found', 'There is no published site at this address.']
+          : status === 401 ? ['Sign-in needed', 'This site is only for signed-in visitors.']
+          : status === 400 ? ['Bad address', 'This address cannot be read.']
+          : ['Unavailable', 'The site cannot be shown right now. Try again shortly.'];
+        const shownStatus = status === 404 || status === 401 || status === 400 ? status : 502;
+        send(res, req, shownStatus, 'text/html; charset=utf-8', bareDocument(assets.paths, title, message), {
+          'Content-Security-Policy': csp("'none'"),
+        });
+        return;
+      }
+      if (answer.object === 'published-content-redirect') {
+        setCommonHeaders(res);
+        res.statusCode = 302;
+        res.setHeader('Location', answer.redirect);
+        res.end();
+        return;
+      }
+      info = await siteData(answer);
+      if (open && (answer.visibility === 'public' || answer.visibility === 'unlisted') && lookupCacheMs > 0) openSites.set(url, info);
+    }
+    const { lookup } = info;
+
+    if (newShareKey || newJwt) {
+      // Remember the secret for this site only, then show the address without it (so it is not shared, bookmarked or sent as a referrer).
+      const setCookies: string[] = [];
+      if (newShareKey) setCookies.push(secretCookie(SHARE_COOKIE, newShareKey, lookup.siteBasePath, secure));
+      if (newJwt) setCookies.push(secretCookie(JWT_COOKIE, newJwt, lookup.siteBasePath, secure));
+      setCommonHeaders(res, lookup.visibility);
+      res.setHeader('Set-Cookie', setCookies);
+      res.setHeader('Cache-Control', 'no-store');
+      res.statusCode = 303;
+      res.setHeader('Location', cleanPath);
+      res.end();
+      return;
+    }
+
+    const client = info.client;
+    // The walked tree is kept too: on a cached page, walking 1,000 pages would be most of the work.
+    const treeKey = `${lookup.space}|${lookup.revision}|${lookup.basePath}`;
+    let tree = siteTrees.get(treeKey);
+    if (!tree) {
+      tree = buildTree(await pagesOf(client, lookup.space, lookup.revision), lookup.basePath);
+      siteTrees.set(treeKey, tree);
+    }
+    const rest = lookup.pathname.replace(/^\/+|\/+$/g, '');
+
+    if (MACHINE_FILES.has(rest)) {
+      await machineFile(req, res, info, client, rest, origin);
+      return;
+    }
+    const fileMatch = /^~files\/([^/]+)$/.exec(rest);
+    if (fileMatch) {
+      const file = await data(client.GET('/spaces/{spaceId}/content/files/{fileId}', { params: { path: { spaceId: lookup.space, fileId: safeDecode(fileMatch[1]!) } } })).catch(() => undefined);
+      setCommonHeaders(res, lookup.visibility);
+      if (!file) {
+        send(res, req, 404, 'text/plain; charset=utf-8', 'Not found\n');
+        return;
+      }
+      res.setHeader('Cache-Control', 'private, no-store');
+      res.statusCode = 302;
+      res.setHeader('Location', file.downloadURL);
+      res.end();
+      return;
+    }
+    if (rest === 'search' && !tree.byPath.has('search')) {
+      const page = await searchPage(info, client, tree, query.get('q') ?? '');
+      sendPage(req, res, page, lookup.visibility);
+      return;
+    }
+    if (rest.endsWith('.md')) {
+      const entry = tree.byPath.get(safeDecode(rest.slice(0, -3)));
+      setCommonHeaders(res, lookup.visibility);
+      if (!entry || entry.page.type !== 'document') {
+        send(res, req, 404, 'text/plain; charset=utf-8', 'Not found\n');
+        return;
+      }
+      const page = await data(client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: lookup.space, pageId: entry.page.id }, query: { format: 'markdown' } } }));
+      send(res, req, 200, 'text/markdown; charset=utf-8', `# ${entry.page.title}\n\n${page.markdown ?? ''}`);
+      return;
+    }
+
+    const decoded = safeDecode(rest);
+    const entry = decoded === '' ? tree.first : tree.byPath.get(decoded);
+    const key = `${lookup.site}|${lookup.revision}|${entry?.page.id ?? `404:${decoded}`}|${info.segment}|${lookup.basePath}`;
+    let page = pageCache.get(key);
+    if (!page) {
+      page = entry ? await renderContentPage(info, client, tree, entry) : notFoundInSite(info, tree);
+      // Not-found pages are not kept: any address can be asked, and they are cheap.
+      if (entry) pageCache.set(key, page);
+    }
+    sendPage(req, res, page, lookup.visibility);
+  }
+
+  const handler = ((req: IncomingMessage, res: ServerResponse) => {
+    serve(req, res).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const status = error instanceof ApiFailure && error.status === 404 ? 404 : 502;
+      setCommonHeaders(res);
+      send(res, req, status, 'text/html; charset=utf-8', bareDocument(assets.paths, status === 404 ? 'Not found' : 'Unavailable', status === 404 ? 'There is nothing at this address.' : 'The site cannot be shown right now. Try again shortly.'), {
+        'Content-Security-Policy': csp("'none'"),
+      });
+    });
+  }) as ReaderHandler;
+  handler.isReaderPath = (pathname: string) => pathname.startsWith('/sites/') || pathname.startsWith(ASSET_PREFIX);
+  handler.close = () => renderPool.close();
+  return handler;
+}

@@ -1,0 +1,6 @@
+import { renderMarkdown, type RenderInput, type RenderOutput } from './markdown.js';
+
+/** The worker thread's task (render-pool.ts): one page's Markdown to HTML. */
+export default function renderTask(input: RenderInput): RenderOutput {
+  return renderMarkdown(input);
+}

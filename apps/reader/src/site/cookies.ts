@@ -1,0 +1,31 @@
+import type { IncomingMessage } from 'node:http';
+
+/** The reader's cookies: the share key and the visitor JWT of a site, each scoped to the site's path. */
+export const SHARE_COOKIE = 'quire_share_key';
+export const JWT_COOKIE = 'quire_visitor_jwt';
+
+export function readCookies(req: IncomingMessage): Map<string, string> {
+  const cookies = new Map<string, string>();
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at < 0) continue;
+    const name = part.slice(0, at).trim();
+    // The most specific path comes first (browsers order by path length): the first value wins.
+    if (!cookies.has(name)) {
+      try {
+        cookies.set(name, decodeURIComponent(part.slice(at + 1).trim()));
+      } catch {
+        // A cookie not of ours, badly encoded: ignored.
+      }
+    }
+  }
+  return cookies;
+}
+
+/** HttpOnly (never readable by script), SameSite=Lax, only under the site's path, Secure on https. */
+export function secretCookie(name: string, value: string, path: string, secure: boolean, maxAgeSeconds?: number): string {
+  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${path || '/'}`, 'HttpOnly', 'SameSite=Lax'];
+  if (secure) parts.push('Secure');
+  if (maxAgeSeconds !== undefined) parts.push(`Max-Age=${maxAgeSeconds}`);
+  return parts.join('; ');
+}

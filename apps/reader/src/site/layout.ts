@@ -1,0 +1,281 @@
+import { createHash } from 'node:crypto';
+import type { RenderedHeading } from '../render/markdown.js';
+import { escapeHtml as e, safeColor, safeUrl } from './html.js';
+import type { SitePage, SiteTree } from './tree.js';
+import type { PublishedSite, RevisionPage, SiteCustomization, SiteSection, SiteSectionGroup, SiteSpace } from './types.js';
+
+/*
+ * The server-rendered page around the content: skip link, header (logo, title, search, theme toggle, header
+ * links), announcement, section tabs and section-group menus (<details>, so they open without script),
+ * site-space switcher, sidebar page tree, breadcrumbs, the content, previous/next, on-page TOC, footer.
+ * Landmarks: header (banner), nav (labelled), main, aside, footer (contentinfo). Works without JavaScript;
+ * the script (assets/reader.js) only adds the theme toggle, live search and copy buttons.
+ *
+ * The only inline code is one <style> of the site's colours; the Content-Security-Policy allows it by its
+ * SHA-256 hash (styleHash), so no nonce is needed and cached pages stay byte-identical.
+ */
+
+export interface AssetPaths {
+  css: string;
+  js: string;
+}
+
+export interface LayoutContext {
+  site: PublishedSite;
+  customization: SiteCustomization;
+  siteSpaceId: string;
+  siteSectionId: string | undefined;
+  /** Path of the site on its host (`/sites/docs`, or `` on its own hostname). */
+  siteBasePath: string;
+  /** Path of the current site space. */
+  basePath: string;
+  tree: SiteTree;
+  assets: AssetPaths;
+  noindex: boolean;
+}
+
+export interface PageBody {
+  title: string;
+  description?: string;
+  /** HTML of the main column (already safe). */
+  main: string;
+  current?: SitePage;
+  headings?: RenderedHeading[];
+  /** Layout flags of the page (`layout` of the content model). */
+  layout?: RevisionPage['layout'];
+}
+
+export interface RenderedLayout {
+  html: string;
+  /** `'sha256-...'` of the inline style, for the Content-Security-Policy. */
+  styleHash: string;
+}
+
+/** The address path of a published URL (same host for every site address; the path is what the reader routes). */
+export function addressPath(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    // Share keys are never carried into links for other visitors.
+    parsed.searchParams.delete('shareKey');
+    return parsed.pathname.replace(/\/+$/, '') + parsed.search || '/';
+  } catch {
+    return undefined;
+  }
+}
+
+function themeStyle(customization: SiteCustomization): string {
+  const styling = customization.styling;
+  const rules: string[] = [];
+  const light: string[] = [];
+  const dark: string[] = [];
+  const pairs: Array<[string, { light: string; dark: string } | undefined]> = [
+    ['--primary', styling?.primaryColor],
+    ['--info', styling?.infoColor],
+    ['--success', styling?.successColor],
+    ['--warning', styling?.warningColor],
+    ['--danger', styling?.dangerColor],
+    ['--tint', styling?.tint?.color],
+  ];
+  for (const [name, value] of pairs) {
+    const l = safeColor(value?.light);
+    const d = safeColor(value?.dark);
+    if (l) light.push(`${name}:${l}`);
+    if (d) dark.push(`${name}:${d}`);
+  }
+  if (light.length) rules.push(`:root{${light.join(';')}}`);
+  if (dark.length) rules.push(`:root[data-theme=dark]{${dark.join(';')}}`);
+  return rules.join('');
+}
+
+function linkTo(to: unknown, ctx: LayoutContext): string | undefined {
+  if (!to || typeof to !== 'object') return undefined;
+  const target = to as { kind?: string; url?: string; page?: string };
+  if (target.kind === 'url') return safeUrl(target.url);
+  if (target.kind === 'page' && typeof target.page === 'string') return ctx.tree.byId.get(target.page)?.href;
+  return undefined;
+}
+
+function headerLinks(ctx: LayoutContext): string {
+  const links = ctx.customization.header?.links ?? [];
+  const items = links
+    .map((link) => {
+      const href = linkTo(link.to, ctx);
+      const style = link.style === 'button-primary' || link.style === 'button-secondary' ? ` class="${link.style}"` : '';
+      return href ? `<li><a href="${e(href)}"${style}>${e(link.title)}</a></li>` : '';
+    })
+    .join('');
+  return items ? `<nav aria-label="Site links" class="header-links"><ul>${items}</ul></nav>` : '';
+}
+
+function isGroup(entry: SiteSection | SiteSectionGroup): entry is SiteSectionGroup {
+  return entry.object === 'site-section-group';
+}
+
+function sectionTabs(ctx: LayoutContext): string {
+  const structure = ctx.site.structure;
+  if (structure.type !== 'sections' || structure.structure.length < 2) return '';
+  const tab = (section: SiteSection) => {
+    const href = addressPath(section.urls.published) ?? '#';
+    const current = section.id === ctx.siteSectionId ? ' aria-current="page"' : '';
+    return `<li><a href="${e(href)}"${current}>${e(section.title)}</a></li>`;
+  };
+  const entry = (item: SiteSection | SiteSectionGroup): string => {
+    if (!isGroup(item)) return tab(item);
+    const children = item.children.map(entry).join('');
+    return `<li><details class="menu"><summary>${e(item.title)}</summary><ul>${children}</ul></details></li>`;
+  };
+  return `<nav aria-label="Sections" class="tabs"><ul>${structure.structure.map(entry).join('')}</ul></nav>`;
+}
+
+function siteSpacesOfCurrent(ctx: LayoutContext): SiteSpace[] {
+  const structure = ctx.site.structure;
+  if (structure.type === 'siteSpaces') return structure.structure;
+  const find = (items: Array<SiteSection | SiteSectionGroup>): SiteSection | undefined => {
+    for (const item of items) {
+      if (isGroup(item)) {
+        const found = find(item.children);
+        if (found) return found;
+      } else if (item.id === ctx.siteSectionId) return item;
+    }
+    return undefined;
+  };
+  return find(structure.structure)?.siteSpaces ?? [];
+}
+
+function spaceSwitcher(ctx: LayoutContext): string {
+  const spaces = siteSpacesOfCurrent(ctx);
+  if (spaces.length < 2) return '';
+  const current = spaces.find((space) => space.id === ctx.siteSpaceId);
+  const items = spaces
+    .map((space) => `<li><a href="${e(addressPath(space.urls.published) ?? '#')}"${space.id === ctx.siteSpaceId ? ' aria-current="page"' : ''}>${e(space.title)}</a></li>`)
+    .join('');
+  return `<details class="menu spaces"><summary>${e(current?.title ?? 'Versions')}</summary><ul>${items}</ul></details>`;
+}
+
+function sidebar(ctx: LayoutContext, current: SitePage | undefined): string {
+  const entry = (page: RevisionPage): string => {
+    if (page.hidden) return '';
+    const children = page.pages.map(entry).join('');
+    const nested = children ? `<ul>${children}</ul>` : '';
+    const label = `${page.emoji ? `<span class="emoji" aria-hidden="true">${e(page.emoji)}</span> ` : ''}${e(page.title)}`;
+    if (page.type === 'group') return `<li class="group"><span class="group-title">${label}</span>${nested}</li>`;
+    if (page.type === 'link') {
+      const href = safeUrl(page.href);
+      return href ? `<li><a href="${e(href)}" rel="noopener">${label}</a></li>` : '';
+    }
+    const site = ctx.tree.byId.get(page.id);
+    if (!site) return '';
+    const here = current?.page.id === page.id ? ' aria-current="page"' : '';
+    return `<li><a href="${e(site.href)}"${here}>${label}</a>${nested}</li>`;
+  };
+  return `<nav aria-label="Pages" class="sidebar" id="sidebar">${spaceSwitcher(ctx)}<ul>${ctx.tree.roots.map(entry).join('')}</ul></nav>`;
+}
+
+function breadcrumbs(current: SitePage | undefined, ctx: LayoutContext): string {
+  if (!current || current.ancestors.length === 0) return '';
+  const crumbs = current.ancestors.map((page) => {
+    const href = ctx.tree.byId.get(page.id)?.href;
+    return `<li>${href ? `<a href="${e(href)}">${e(page.title)}</a>` : e(page.title)}</li>`;
+  });
+  return `<nav aria-label="Breadcrumbs" class="breadcrumbs"><ol>${crumbs.join('')}<li aria-current="page">${e(current.page.title)}</li></ol></nav>`;
+}
+
+function pagination(current: SitePage | undefined, ctx: LayoutContext): string {
+  if (!current || ctx.customization.pagination?.enabled === false || current.page.layout?.pagination === false) return '';
+  const index = ctx.tree.listed.findIndex((entry) => entry.page.id === current.page.id);
+  if (index < 0) return '';
+  const prev = ctx.tree.listed[index - 1];
+  const next = ctx.tree.listed[index + 1];
+  if (!prev && !next) return '';
+  const link = (entry: SitePage | undefined, rel: 'prev' | 'next') =>
+    entry ? `<a rel="${rel}" class="${rel}" href="${e(entry.href)}"><span>${rel === 'prev' ? 'Previous' : 'Next'}</span> ${e(entry.page.title)}</a>` : '<span></span>';
+  return `<nav aria-label="Previous and next pages" class="pagination">${link(prev, 'prev')}${link(next, 'next')}</nav>`;
+}
+
+function tableOfContents(headings: RenderedHeading[] | undefined): string {
+  const entries = (headings ?? []).filter((heading) => heading.depth === 2 || heading.depth === 3);
+  if (entries.length === 0) return '';
+  const items = entries.map((heading) => `<li class="toc-${heading.depth}"><a href="#${e(heading.id)}">${e(heading.text)}</a></li>`).join('');
+  return `<aside class="toc" aria-labelledby="toc-title"><h2 id="toc-title">On this page</h2><ul>${items}</ul></aside>`;
+}
+
+function footer(ctx: LayoutContext): string {
+  const custom = ctx.customization.footer;
+  const groups = (custom?.groups ?? [])
+    .map((group) => {
+      const links = group.links
+        .map((link) => {
+          const href = linkTo(link.to, ctx);
+          return href ? `<li><a href="${e(href)}">${e(link.title)}</a></li>` : '';
+        })
+        .join('');
+      return `<div class="footer-group"><h2>${e(group.title)}</h2><ul>${links}</ul></div>`;
+    })
+    .join('');
+  const copyright = custom?.copyright ? `<p class="copyright">${e(custom.copyright)}</p>` : '';
+  return `<footer class="footer">${groups}${copyright}<p class="powered">Published with Quire</p></footer>`;
+}
+
+function announcement(ctx: LayoutContext): string {
+  const ann = ctx.customization.announcement;
+  if (!ann?.enabled || !ann.message) return '';
+  const style = ann.style ?? 'info';
+  const href = ann.link ? linkTo(ann.link.to, ctx) : undefined;
+  const link = href && ann.link ? ` <a href="${e(href)}">${e(ann.link.title)}</a>` : '';
+  return `<div class="announcement announcement-${e(style)}" role="region" aria-label="Announcement">${e(ann.message)}${link}</div>`;
+}
+
+function logo(ctx: LayoutContext, title: string): string {
+  const light = safeUrl(ctx.customization.header?.logo?.light);
+  const dark = safeUrl(ctx.customization.header?.logo?.dark);
+  if (!light) return `<span class="site-title">${e(title)}</span>`;
+  const darkImg = dark && dark !== light ? `<img class="logo logo-dark" src="${e(dark)}" alt="${e(title)}">` : '';
+  return `<img class="logo logo-light${darkImg ? '' : ' logo-both'}" src="${e(light)}" alt="${e(title)}">${darkImg}`;
+}
+
+/** The whole HTML document of one page of the site. */
+export function renderLayout(ctx: LayoutContext, body: PageBody): RenderedLayout {
+  const siteTitle = ctx.customization.title ?? ctx.site.site.title;
+  const theme = ctx.customization.themes?.default ?? 'light';
+  const toggleable = ctx.customization.themes?.toggeable !== false;
+  const style = themeStyle(ctx.customization);
+  const styleHash = `'sha256-${createHash('sha256').update(style).digest('base64')}'`;
+  const favicon = safeUrl(ctx.customization.favicon?.icon?.light);
+  const searchAction = `${ctx.basePath}/search`;
+  const showToc = body.layout?.tableOfContents !== false && body.layout?.outline !== false;
+  const wide = body.layout?.width === 'wide' ? ' wide' : '';
+  const home = ctx.tree.first?.href ?? (ctx.basePath || '/');
+  const html = `<!doctype html>
+<html lang="en" data-theme="${theme === 'dark' ? 'dark' : 'light'}" data-theme-default="${theme === 'dark' ? 'dark' : 'light'}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(body.title === siteTitle ? siteTitle : `${body.title} | ${siteTitle}`)}</title>
+${body.description ? `<meta name="description" content="${e(body.description)}">\n` : ''}${ctx.noindex || body.current?.page.noIndex || body.current?.page.noRobotsIndex ? '<meta name="robots" content="noindex">\n' : ''}${favicon ? `<link rel="icon" href="${e(favicon)}">\n` : ''}<link rel="stylesheet" href="${e(ctx.assets.css)}">
+<link rel="alternate" type="application/rss+xml" title="${e(siteTitle)}" href="${e(ctx.siteBasePath)}/rss.xml">
+<style>${style}</style>
+<script src="${e(ctx.assets.js)}"></script>
+</head>
+<body>
+<a class="skip-link" href="#content">Skip to content</a>
+${announcement(ctx)}<header class="header">
+<a class="home" href="${e(home)}">${logo(ctx, siteTitle)}</a>
+<form class="search" role="search" action="${e(searchAction)}" method="get"><label for="search-q" class="visually-hidden">Search</label><input id="search-q" type="search" name="q" placeholder="Search" autocomplete="off"><button type="submit">Search</button></form>
+${headerLinks(ctx)}${toggleable ? '<button type="button" class="theme-toggle" hidden aria-label="Toggle dark theme">Theme</button>' : ''}
+</header>
+${sectionTabs(ctx)}<div class="layout${wide}">
+${sidebar(ctx, body.current)}
+<main id="content" tabindex="-1">
+${breadcrumbs(body.current, ctx)}<article class="page">
+${body.main}
+</article>
+${pagination(body.current, ctx)}</main>
+${showToc ? tableOfContents(body.headings) : ''}
+</div>
+${footer(ctx)}
+</body>
+</html>
+`;
+  return { html, styleHash };
+}
