@@ -6,7 +6,8 @@ import { organizationReach, type ContentViewer, type OrganizationReach } from '.
 
 /**
  * The only SQL form of who sees which collections and spaces, and with which role: every list that shows
- * content by what the caller may see goes through `withContentAccess`. It is `contentRole` of
+ * content by what the caller may see goes through `withContentAccess` (or `visibleSpacesFrom`, the same rule
+ * for the list of one viewer's spaces, which starts a guest's rows from their grants). It is `contentRole` of
  * `policies/visibility-policy.ts` (the TypeScript form, for reads of one object) as a condition and a
  * column; `visibility.test.ts` runs both over every combination of roles and levels and requires them to
  * agree.
