@@ -43,8 +43,8 @@ export interface ReviewView extends ReviewListing {
 }
 
 export interface ReviewPage {
+  /** Each review carries the viewer its API object is shaped for. */
   page: KeysetPage<ReviewView>;
-  viewer: DiscussionViewer;
 }
 
 export interface RequestedReviewerPage {
@@ -174,7 +174,7 @@ export async function getReviewsByChangeRequestId(
   const found = await requireChangeRequest(context, caller, spaceId, idOrNumber);
   const page = await listReviews(context.db, found.changeRequest.id, after, limit);
   const viewer = viewerOf(caller, found.access);
-  return { page: { ...page, rows: await reviewViews(context, found.space.id, page.rows, found.changeRequest.revision_id, viewer) }, viewer };
+  return { page: { ...page, rows: await reviewViews(context, found.space.id, page.rows, found.changeRequest.revision_id, viewer) } };
 }
 
 export async function getChangeRequestReviewById(context: ServiceContext, caller: Caller, spaceId: string, idOrNumber: string, reviewId: string): Promise<ReviewView> {
