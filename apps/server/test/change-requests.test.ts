@@ -12,7 +12,7 @@ import { createSpace as createSpaceIn, expectError, healthzWhile, newMember, new
 import { readPages, readRevision } from './content-fixtures.js';
 import { startTestServer, type TestServer } from './server.js';
 import { blobsInDatabase, countStoredRows, storedJobs, storedRevision, storedRevisionsOfChangeRequest, storedTree } from './storage-facts.js';
-import { requestReview, setConversationsIssuesCluster } from './storage-setup.js';
+import { setConversationsIssuesCluster } from './storage-setup.js';
 
 describeEachDialect('change requests', (dialect) => {
   let server: TestServer;
@@ -243,8 +243,8 @@ describeEachDialect('change requests', (dialect) => {
       expect((await list({ contributor: org.userId })).items.map((cr) => cr.id)).toEqual([first.id]);
       expect((await list({ contributor: editor.userId, creator: org.userId })).items.map((cr) => cr.id)).toEqual([first.id]);
 
-      // No operation requests reviews or links clusters yet: the stored fields still filter.
-      await requestReview(server, second.id, org.userId);
+      await unwrap(editor.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers', { params: { path: { spaceId: space.id, changeRequestId: second.id } }, body: { users: [org.userId] } }));
+      // No operation links clusters yet: the stored field still filters.
       await setConversationsIssuesCluster(server, first.id, 'cluster-1');
       expect((await list({ requestedReviewer: org.userId })).items.map((cr) => cr.id)).toEqual([second.id]);
       expect((await list({ requestedReviewer: editor.userId })).items).toEqual([]);

@@ -83,15 +83,26 @@ describeEachDialect('reviews and merge rules', (dialect) => {
       const s = await setup();
       const cr = await createCr(s.author.client, s.space.id);
       const other = await createCr(s.author.client, s.space.id);
+      const before = await edit(s.author.client, s.space.id, cr.id, 'One');
       await unwrap(s.author.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers', { ...crPath(s.space.id, cr.id), body: { users: [s.reviewer.userId] } }));
       await new Promise((resolve) => setTimeout(resolve, 5));
-      await unwrap(s.author.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers', { ...crPath(s.space.id, cr.id), body: { users: [s.second.userId] } }));
+      // Another editor asks the second reviewer, on a later revision.
+      const after = await edit(s.admin.client, s.space.id, cr.id, 'Two');
+      await unwrap(s.admin.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers', { ...crPath(s.space.id, cr.id), body: { users: [s.second.userId] } }));
       const first = await unwrap(s.reader.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers', { params: { ...crPath(s.space.id, cr.id).params, query: { limit: 1 } } }));
       expect(first.count).toBe(2);
       expect(first.items.map((item) => item.user.id)).toEqual([s.reviewer.userId]);
+      // Who was asked, by whom, on which revision and when: the public requested reviewer's fields.
+      expect(first.items[0]).toMatchObject({ object: 'change-request-requested-reviewer', kind: 'user', requestedBy: { id: s.author.userId }, revision: before.changeRequest.revision });
       const next = await unwrap(s.reader.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers', { params: { ...crPath(s.space.id, cr.id).params, query: { limit: 1, page: first.next!.page } } }));
       expect(next.items.map((item) => item.user.id)).toEqual([s.second.userId]);
+      expect(next.items[0]).toMatchObject({ kind: 'user', requestedBy: { id: s.admin.userId }, revision: after.changeRequest.revision });
+      expect(Date.parse(next.items[0]!.createdAt)).toBeGreaterThan(Date.parse(first.items[0]!.createdAt));
       expect(next.next).toBeUndefined();
+      // Asking again keeps the first request: who asked, its revision and time.
+      await unwrap(s.admin.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers', { ...crPath(s.space.id, cr.id), body: { users: [s.reviewer.userId] } }));
+      const again = await unwrap(s.reader.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers', crPath(s.space.id, cr.id)));
+      expect(again.items[0]).toEqual(first.items[0]);
 
       const forReviewer = await listFor(s.reader.client, s.space.id, { requestedReviewer: s.reviewer.userId });
       expect(forReviewer.items.map((item) => item.id)).toEqual([cr.id]);
@@ -125,7 +136,14 @@ describeEachDialect('reviews and merge rules', (dialect) => {
       const edited = await edit(s.author.client, s.space.id, cr.id, 'Intro');
       const given = await review(s.reviewer.client, s.space.id, cr.id, 'changes-requested', { markdown: 'Please expand' });
       expect(given.response.status).toBe(201);
-      expect(given.data).toMatchObject({ object: 'change-request-review', status: 'changes-requested', reviewer: { id: s.reviewer.userId }, revision: edited.changeRequest.revision, outdated: false, comment: { markdown: 'Please expand' } });
+      expect(given.data).toMatchObject({ object: 'change-request-review', status: 'changes-requested', reviewer: { id: s.reviewer.userId }, revision: edited.changeRequest.revision, outdated: false });
+      // Given unasked: no requestedBy.
+      expect(given.data!.requestedBy).toBeUndefined();
+      // The comment is a discussion comment of the change request, on the review's revision, tied to the review.
+      expect(given.data!.comment).toMatchObject({
+        object: 'comment', body: { markdown: 'Please expand' }, postedBy: { id: s.reviewer.userId }, status: 'open',
+        target: { space: s.space.id, changeRequest: cr.id, review: given.data!.id, revision: edited.changeRequest.revision },
+      });
       // The author may not approve their own request, even with the review permission.
       const own = await createCr(s.admin.client, s.space.id);
       expectError(await review(s.admin.client, s.space.id, own.id, 'approved'), 403, /author/);
@@ -136,6 +154,46 @@ describeEachDialect('reviews and merge rules', (dialect) => {
       expectError(await review(s.reviewer.client, s.space.id, cr.id, 'approved'), 409, /archived/);
       const all = await unwrap(s.reader.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/reviews', crPath(s.space.id, cr.id)));
       expect(all.count).toBe(1);
+    });
+  });
+
+  describe('submitChangeRequestReview comments', () => {
+    it("posts the review's comment as a discussion comment of the request, which the comment operations then act on", async () => {
+      const s = await setup();
+      const cr = await createCr(s.author.client, s.space.id);
+      await edit(s.author.client, s.space.id, cr.id, 'Intro');
+      await unwrap(s.author.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers', { ...crPath(s.space.id, cr.id), body: { users: [s.reviewer.userId] } }));
+      const given = await unwrap(review(s.reviewer.client, s.space.id, cr.id, 'changes-requested', { markdown: 'Needs **examples**' }));
+      // Asked by the author: the review says so.
+      expect(given.requestedBy?.id).toBe(s.author.userId);
+      const commentId = given.comment!.id;
+      // Listed with the space's comments and counted as an open comment of the request.
+      const listed = await unwrap(s.reader.client.GET('/spaces/{spaceId}/comments', { params: { path: { spaceId: s.space.id } } }));
+      expect(listed.items.map((item) => [item.id, item.target.review])).toEqual([[commentId, given.id]]);
+      expect((await getCr(s.reader.client, s.space.id, cr.id)).comments).toBe(1);
+      // Replies to it show in the review's comment.
+      await unwrap(s.author.client.POST('/spaces/{spaceId}/comments/{commentId}/replies', { params: { path: { spaceId: s.space.id, commentId } }, body: { body: { markdown: 'Added' } } }));
+      const got = await unwrap(s.reader.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId}', { params: { path: { spaceId: s.space.id, changeRequestId: cr.id, reviewId: given.id } } }));
+      expect(got.comment).toMatchObject({ id: commentId, replies: 1, repliers: [{ user: { id: s.author.userId }, count: 1 }] });
+      // Deleted, it leaves the review without a comment (the review itself stays).
+      const deleted = await s.reviewer.client.DELETE('/spaces/{spaceId}/comments/{commentId}', { params: { path: { spaceId: s.space.id, commentId } } });
+      expect(deleted.response.status).toBe(204);
+      const after = await unwrap(s.reader.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/reviews', crPath(s.space.id, cr.id)));
+      expect(after.items.map((item) => [item.id, item.comment])).toEqual([[given.id, undefined]]);
+      expect((await getCr(s.reader.client, s.space.id, cr.id)).comments).toBe(0);
+    });
+
+    it('posts nothing for an empty comment, and refuses one past the content limits without recording the review', async () => {
+      const s = await setup();
+      const cr = await createCr(s.author.client, s.space.id);
+      const empty = await unwrap(s.reviewer.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/reviews', { ...crPath(s.space.id, cr.id), body: { status: 'approved', comment: {} } }));
+      expect(empty.comment).toBeUndefined();
+      // Quotes nested past the limit of comment markdown (32 levels).
+      expectError(await review(s.second.client, s.space.id, cr.id, 'approved', { markdown: `${'> '.repeat(40)}deep` }), 400, /body\.comment/);
+      const reviews = await unwrap(s.reader.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/reviews', crPath(s.space.id, cr.id)));
+      expect(reviews.items.map((item) => item.id)).toEqual([empty.id]);
+      const comments = await unwrap(s.reader.client.GET('/spaces/{spaceId}/comments', { params: { path: { spaceId: s.space.id } } }));
+      expect(comments.count).toBe(0);
     });
   });
 

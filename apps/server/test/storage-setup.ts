@@ -35,11 +35,6 @@ export async function dropJob(server: TestServer, jobId: string): Promise<void> 
   await server.db.deleteFrom('jobs').where('id', '=', jobId).execute();
 }
 
-/** Records that `userId` was asked to review the change request (no operation asks for reviews yet). */
-export async function requestReview(server: TestServer, changeRequestId: string, userId: string): Promise<void> {
-  await server.db.insertInto('change_request_reviewers').values({ change_request_id: changeRequestId, user_id: userId, requested_at: nowIso() }).execute();
-}
-
 /** Ties a change request to a conversations issues cluster (no operation does yet). */
 export async function setConversationsIssuesCluster(server: TestServer, changeRequestId: string, cluster: string): Promise<void> {
   await updateChangeRequestRow(server.db, changeRequestId, { conversations_issues_cluster: cluster });

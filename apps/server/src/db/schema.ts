@@ -225,6 +225,12 @@ export interface ChangeRequestReviewersTable {
   change_request_id: string;
   user_id: string;
   requested_at: string;
+  /**
+   * Who asked, and the change request's revision when they did (0170). Nullable columns (added to an existing
+   * table), filled for every row by the migration and always written by the store.
+   */
+  requested_by: string;
+  revision_id: string;
 }
 
 /** Reviews of change requests (0160), each given on one revision of the request. */
@@ -234,10 +240,14 @@ export interface ChangeRequestReviewsTable {
   reviewer_id: string;
   /** `approved` or `changes-requested`. */
   status: string;
-  /** JSON of the CommentBody, or null. */
+  /** Before 0171, JSON of the CommentBody given with the review; now always null (see comment_id). */
   comment: string | null;
   revision_id: string;
   created_at: string;
+  /** Who had asked the reviewer for this review, when someone had (0170). */
+  requested_by: string | null;
+  /** The discussion comment written with the review (0171), null when none was or once it is deleted. */
+  comment_id: string | null;
 }
 
 /** A role granted on a space (0161) to a user or a team; `role_rank` orders roles (read 1 ... admin 6). */
@@ -393,6 +403,8 @@ export interface CommentsTable {
   resolved_by: string | null;
   posted_at: string;
   edited_at: string | null;
+  /** The change request review the comment was written with (0171), or null. */
+  review_id: string | null;
 }
 
 export interface CommentRepliesTable {

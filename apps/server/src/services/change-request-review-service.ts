@@ -14,13 +14,17 @@ import {
   requestedReviewerIds,
   REQUESTED_REVIEWER_ORDER_KEY_LENGTH,
   REVIEW_ORDER_KEY_LENGTH,
+  requesterOfReviewer,
+  type ChangeRequestReviewRow,
   type RequestedReviewerListing,
   type ReviewListing,
 } from '../stores/change-request-review-store.js';
 import type { KeysetPage } from '../stores/keyset.js';
 import { findMemberIds } from '../stores/member-store.js';
+import { findUserById } from '../stores/user-store.js';
 import type { Caller } from './caller.js';
 import { changeRequestGone, refuseIfMerged, requireChangeRequest, type ChangeRequestViewer } from './change-request-service.js';
+import { commentViewsByIds, postReviewComment, storedBody, viewerOf, type CommentView, type DiscussionViewer } from './comment-service.js';
 import type { ServiceContext } from './context.js';
 import { assertSpacePermission, userCanViewSpace } from './space-service.js';
 
@@ -33,18 +37,31 @@ type ReviewStatus = components['schemas']['ChangeRequestReviewStatus'];
 export interface ReviewView extends ReviewListing {
   /** The request's current revision: a review given on another one is outdated. */
   currentRevisionId: string;
-  viewer: ChangeRequestViewer;
+  /** The discussion comment written with the review, while it exists. */
+  comment: CommentView | undefined;
+  viewer: DiscussionViewer;
 }
 
 export interface ReviewPage {
-  page: KeysetPage<ReviewListing>;
-  currentRevisionId: string;
-  viewer: ChangeRequestViewer;
+  /** Each review carries the viewer its API object is shaped for. */
+  page: KeysetPage<ReviewView>;
 }
 
 export interface RequestedReviewerPage {
   page: KeysetPage<RequestedReviewerListing>;
   viewer: ChangeRequestViewer;
+}
+
+/** The reviews with their comments (one read for the page). */
+async function reviewViews(context: ServiceContext, spaceId: string, listings: readonly ReviewListing[], currentRevisionId: string, viewer: DiscussionViewer): Promise<ReviewView[]> {
+  const commentIds = listings.flatMap((listing) => (listing.review.comment_id === null ? [] : [listing.review.comment_id]));
+  const comments = await commentViewsByIds(context, spaceId, commentIds);
+  return listings.map((listing) => ({
+    ...listing,
+    currentRevisionId,
+    comment: listing.review.comment_id === null ? undefined : comments.get(listing.review.comment_id),
+    viewer,
+  }));
 }
 
 /** Reviewers and reviews are changed only on requests still under work: not merged, not archived. */
@@ -75,7 +92,7 @@ export async function requestReviewersForChangeRequest(
         throw new BadRequestError(`body.users.${index} is not a member of the organization who can see this space`);
       }
     }
-    await addRequestedReviewers(trx, current.id, users, nowIso());
+    await addRequestedReviewers(trx, current.id, users, { requestedBy: caller.user.id, revisionId: current.revision_id, at: nowIso() });
     return { users: await requestedReviewerIds(trx, current.id) };
   });
 }
@@ -110,25 +127,39 @@ export async function submitChangeRequestReview(
   idOrNumber: string,
   body: { status: ReviewStatus; comment?: CommentBody },
 ): Promise<ReviewView> {
+  // Checked before anything is written: a comment past the content limits is a 400 that changes nothing.
+  const commentBody = body.comment === undefined ? undefined : storedBody(body.comment, 'body.comment');
   return context.db.transaction().execute(async (trx) => {
-    const found = await requireChangeRequest({ ...context, db: trx }, caller, spaceId, idOrNumber);
+    const tx: ServiceContext = { ...context, db: trx };
+    const found = await requireChangeRequest(tx, caller, spaceId, idOrNumber);
     assertSpacePermission(found.access, 'review');
     const current = await lockChangeRequest(trx, context.dialect, found.changeRequest.id);
     if (!current) throw changeRequestGone();
     refuseIfClosed(current);
     if (!canReviewOwnChangeRequest(caller.user.id, current.created_by)) throw new ForbiddenError('The author of a change request cannot review it');
-    const comment = body.comment !== undefined && Object.keys(body.comment).length > 0 ? JSON.stringify(body.comment) : null;
-    const review = {
-      id: newId(),
+    const requestedBy = await requesterOfReviewer(trx, current.id, caller.user.id);
+    const reviewId = newId();
+    const createdAt = nowIso();
+    // The comment is a discussion comment of the change request (the public API's review comment), posted
+    // with the review (first, so that the review can name it); a comment with no content posts nothing.
+    const commentId = commentBody === undefined || commentBody.body_format === 'empty'
+      ? null
+      : await postReviewComment(tx, { reviewId, spaceId: current.space_id, changeRequestId: current.id, revisionId: current.revision_id, authorId: caller.user.id, postedAt: createdAt }, commentBody);
+    const review: ChangeRequestReviewRow = {
+      id: reviewId,
       change_request_id: current.id,
       reviewer_id: caller.user.id,
       status: body.status,
-      comment,
+      comment: null,
       revision_id: current.revision_id,
-      created_at: nowIso(),
+      created_at: createdAt,
+      requested_by: requestedBy ?? null,
+      comment_id: commentId,
     };
     await insertReview(trx, review);
-    return { review, reviewer: caller.user, currentRevisionId: current.revision_id, viewer: { userId: caller.user.id, membership: found.access.membership } };
+    const viewer = viewerOf(caller, found.access);
+    const [view] = await reviewViews(tx, current.space_id, [{ review, reviewer: caller.user, requester: requestedBy === undefined ? undefined : await findUserById(trx, requestedBy) }], current.revision_id, viewer);
+    return view!;
   });
 }
 
@@ -142,12 +173,14 @@ export async function getReviewsByChangeRequestId(
   const { after, limit } = pageRequest(query, REVIEW_ORDER_KEY_LENGTH);
   const found = await requireChangeRequest(context, caller, spaceId, idOrNumber);
   const page = await listReviews(context.db, found.changeRequest.id, after, limit);
-  return { page, currentRevisionId: found.changeRequest.revision_id, viewer: { userId: caller.user.id, membership: found.access.membership } };
+  const viewer = viewerOf(caller, found.access);
+  return { page: { ...page, rows: await reviewViews(context, found.space.id, page.rows, found.changeRequest.revision_id, viewer) } };
 }
 
 export async function getChangeRequestReviewById(context: ServiceContext, caller: Caller, spaceId: string, idOrNumber: string, reviewId: string): Promise<ReviewView> {
   const found = await requireChangeRequest(context, caller, spaceId, idOrNumber);
   const review = await findReview(context.db, found.changeRequest.id, reviewId);
   if (!review) throw new NotFoundError('No review of this change request matches this id');
-  return { ...review, currentRevisionId: found.changeRequest.revision_id, viewer: { userId: caller.user.id, membership: found.access.membership } };
+  const [view] = await reviewViews(context, found.space.id, [review], found.changeRequest.revision_id, viewerOf(caller, found.access));
+  return view!;
 }

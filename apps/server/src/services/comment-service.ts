@@ -14,6 +14,7 @@ import {
   deleteComment,
   deleteReply,
   findComment,
+  findCommentsByIds,
   findReactions,
   findRepliers,
   findReply,
@@ -78,7 +79,8 @@ export interface StoredBody {
   body: string;
 }
 
-function viewerOf(caller: Caller, access: SpaceAccess): DiscussionViewer {
+/** The caller as the discussions of a space they reached see them. */
+export function viewerOf(caller: Caller, access: SpaceAccess): DiscussionViewer {
   return { userId: caller.user.id, role: access.role, state: access.state, membership: access.membership };
 }
 
@@ -326,6 +328,7 @@ export async function postCommentInSpace(
     resolved_by: null,
     posted_at: nowIso(),
     edited_at: null,
+    review_id: null,
   };
   const record = await context.db.transaction().execute(async (trx) => {
     const tx: ServiceContext = { ...context, db: trx };
@@ -334,6 +337,39 @@ export async function postCommentInSpace(
     return requireComment(tx, spaceId, comment.id);
   });
   return { viewer: viewerOf(caller, access), comment: { ...record, reactions: [], repliers: [] } };
+}
+
+/** What a change request review's comment is posted on: the review, its change request and revision. */
+export interface ReviewCommentPlace {
+  reviewId: string;
+  spaceId: string;
+  changeRequestId: string;
+  revisionId: string;
+  authorId: string;
+  postedAt: string;
+}
+
+/**
+ * Posts the comment written with a review (its body already through `storedBody`) as a discussion comment of
+ * the change request, in the review's transaction (which holds the change request's row already), and moves
+ * the open-comment counters like any posted comment. Answers the comment's id.
+ */
+export async function postReviewComment(tx: ServiceContext, place: ReviewCommentPlace, body: StoredBody): Promise<string> {
+  const comment: CommentRow = {
+    id: newId(), space_id: place.spaceId, change_request_id: place.changeRequestId, review_id: place.reviewId, revision_id: place.revisionId,
+    page_id: null, node_id: null, table_record: null, table_definition: null, author_id: place.authorId, ...body,
+    status: 'open', resolved_at: null, resolved_by: null, posted_at: place.postedAt, edited_at: null,
+  };
+  await insertComment(tx.db, comment);
+  await countOpenComments(tx, comment, 1);
+  return comment.id;
+}
+
+/** The comments of the space with these ids, with everything their API objects show, by id (deleted ones are absent). */
+export async function commentViewsByIds(context: ServiceContext, spaceId: string, commentIds: readonly string[]): Promise<Map<string, CommentView>> {
+  if (commentIds.length === 0) return new Map();
+  const views = await commentViews(context, await findCommentsByIds(context.db, spaceId, commentIds));
+  return new Map(views.map((view) => [view.comment.id, view]));
 }
 
 export async function postCommentReplyInSpace(

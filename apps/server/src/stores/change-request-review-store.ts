@@ -11,18 +11,32 @@ export type ChangeRequestReviewRow = Selectable<ChangeRequestReviewsTable>;
 export interface ReviewListing {
   review: ChangeRequestReviewRow;
   reviewer: UserRow;
+  /** Who had asked the reviewer for the review; undefined when it was given unasked. */
+  requester: UserRow | undefined;
 }
 
 export interface RequestedReviewerListing {
   user: UserRow;
+  requestedBy: UserRow;
+  /** The change request's revision when the review was asked for. */
+  revisionId: string;
   requestedAt: string;
 }
 
-/** Asks the users for a review; users already asked keep their first request time. */
-export async function addRequestedReviewers(db: Db, changeRequestId: string, userIds: readonly string[], at: string): Promise<void> {
+/** Who asks, when, and on which revision of the change request. */
+export interface ReviewRequest {
+  requestedBy: string;
+  revisionId: string;
+  at: string;
+}
+
+/** Asks the users for a review; users already asked keep their first request (who asked, when, on which revision). */
+export async function addRequestedReviewers(db: Db, changeRequestId: string, userIds: readonly string[], request: ReviewRequest): Promise<void> {
   if (userIds.length === 0) return;
   await db.insertInto('change_request_reviewers')
-    .values(userIds.map((userId) => ({ change_request_id: changeRequestId, user_id: userId, requested_at: at })))
+    .values(userIds.map((userId) => ({
+      change_request_id: changeRequestId, user_id: userId, requested_at: request.at, requested_by: request.requestedBy, revision_id: request.revisionId,
+    })))
     .onConflict((conflict) => conflict.columns(['change_request_id', 'user_id']).doNothing())
     .execute();
 }
@@ -39,7 +53,39 @@ export async function requestedReviewerIds(db: Db, changeRequestId: string): Pro
   return rows.map((row) => row.user_id);
 }
 
-type RequestedRow = { requested_at: string; user_id: string; email: string; display_name: string; photo_url: string | null; created_at: string };
+/** Who asked the user to review the change request, while they are a requested reviewer of it. */
+export async function requesterOfReviewer(db: Db, changeRequestId: string, userId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('change_request_reviewers').select('requested_by')
+    .where('change_request_id', '=', changeRequestId).where('user_id', '=', userId).executeTakeFirst();
+  return row?.requested_by ?? undefined;
+}
+
+/** The user whose columns were selected as `<prefix>_id`, `<prefix>_email`, ... */
+function userFrom(prefix: string, row: Record<string, unknown>): UserRow {
+  return {
+    id: row[`${prefix}_id`] as string,
+    email: row[`${prefix}_email`] as string,
+    display_name: row[`${prefix}_display_name`] as string,
+    photo_url: (row[`${prefix}_photo_url`] as string | null) ?? null,
+    created_at: row[`${prefix}_created_at`] as string,
+  };
+}
+
+function requestedQuery(db: Db, changeRequestId: string) {
+  return db
+    .selectFrom('change_request_reviewers as r')
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .innerJoin('users as rb', 'rb.id', 'r.requested_by')
+    .select([
+      'r.requested_at', 'r.revision_id',
+      'r.user_id', 'u.email as user_email', 'u.display_name as user_display_name', 'u.photo_url as user_photo_url', 'u.created_at as user_created_at',
+      'rb.id as requester_id', 'rb.email as requester_email', 'rb.display_name as requester_display_name',
+      'rb.photo_url as requester_photo_url', 'rb.created_at as requester_created_at',
+    ])
+    .where('r.change_request_id', '=', changeRequestId);
+}
+
+type RequestedRow = Awaited<ReturnType<ReturnType<typeof requestedQuery>['execute']>>[number];
 
 const REQUESTED_ORDER: KeysetOrder<RequestedRow> = { columns: ['r.requested_at', 'r.user_id'], keyOf: (row) => [row.requested_at, row.user_id] };
 export const REQUESTED_REVIEWER_ORDER_KEY_LENGTH = 2;
@@ -50,18 +96,13 @@ export async function listRequestedReviewers(
   after: ReadonlyArray<string | number> | undefined,
   limit: number,
 ): Promise<KeysetPage<RequestedReviewerListing>> {
-  const query = db
-    .selectFrom('change_request_reviewers as r')
-    .innerJoin('users as u', 'u.id', 'r.user_id')
-    .select(['r.requested_at', 'r.user_id', 'u.email', 'u.display_name', 'u.photo_url', 'u.created_at'])
-    .where('r.change_request_id', '=', changeRequestId);
-  const page = await keysetPage(query, REQUESTED_ORDER, after, limit);
+  const page = await keysetPage(requestedQuery(db, changeRequestId), REQUESTED_ORDER, after, limit);
   return {
     ...page,
-    rows: page.rows.map((row) => ({
-      requestedAt: row.requested_at,
-      user: { id: row.user_id, email: row.email, display_name: row.display_name, photo_url: row.photo_url, created_at: row.created_at },
-    })),
+    rows: page.rows.map((row) => {
+      const all = row as unknown as Record<string, unknown>;
+      return { requestedAt: row.requested_at, revisionId: row.revision_id, user: userFrom('user', all), requestedBy: userFrom('requester', all) };
+    }),
   };
 }
 
@@ -69,22 +110,30 @@ export async function insertReview(db: Db, row: ChangeRequestReviewRow): Promise
   await db.insertInto('change_request_reviews').values(row).execute();
 }
 
-type ReviewRow = ChangeRequestReviewRow & { reviewer_email: string; reviewer_display_name: string; reviewer_photo_url: string | null; reviewer_created_at: string };
-
 function reviewQuery(db: Db, changeRequestId: string) {
   return db
     .selectFrom('change_request_reviews as rv')
     .innerJoin('users as u', 'u.id', 'rv.reviewer_id')
+    .leftJoin('users as rb', 'rb.id', 'rv.requested_by')
     .selectAll('rv')
-    .select(['u.email as reviewer_email', 'u.display_name as reviewer_display_name', 'u.photo_url as reviewer_photo_url', 'u.created_at as reviewer_created_at'])
+    .select([
+      'u.email as reviewer_email', 'u.display_name as reviewer_display_name', 'u.photo_url as reviewer_photo_url', 'u.created_at as reviewer_created_at',
+      'rb.id as requester_id', 'rb.email as requester_email', 'rb.display_name as requester_display_name',
+      'rb.photo_url as requester_photo_url', 'rb.created_at as requester_created_at',
+    ])
     .where('rv.change_request_id', '=', changeRequestId);
 }
 
-function toListing({ reviewer_email, reviewer_display_name, reviewer_photo_url, reviewer_created_at, ...review }: ReviewRow): ReviewListing {
-  return {
-    review,
-    reviewer: { id: review.reviewer_id, email: reviewer_email, display_name: reviewer_display_name, photo_url: reviewer_photo_url, created_at: reviewer_created_at },
-  };
+type ReviewRow = Awaited<ReturnType<ReturnType<typeof reviewQuery>['execute']>>[number];
+
+function toListing(row: ReviewRow): ReviewListing {
+  const {
+    reviewer_email, reviewer_display_name, reviewer_photo_url, reviewer_created_at,
+    requester_id, requester_email, requester_display_name, requester_photo_url, requester_created_at,
+    ...review
+  } = row;
+  const all = { ...row, reviewer_id: row.reviewer_id } as unknown as Record<string, unknown>;
+  return { review, reviewer: userFrom('reviewer', all), requester: requester_id === null ? undefined : userFrom('requester', all) };
 }
 
 const REVIEW_ORDER: KeysetOrder<ReviewRow> = { columns: ['rv.created_at', 'rv.id'], keyOf: (row) => [row.created_at, row.id] };

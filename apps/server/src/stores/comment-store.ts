@@ -101,6 +101,12 @@ export async function findComment(db: Db, spaceId: string, commentId: string): P
   return row ? toCommentRecord(row) : undefined;
 }
 
+export async function findCommentsByIds(db: Db, spaceId: string, commentIds: readonly string[]): Promise<CommentRecord[]> {
+  if (commentIds.length === 0) return [];
+  const rows = await selectComments(db).where('c.space_id', '=', spaceId).where('c.id', 'in', [...commentIds]).execute();
+  return rows.map(toCommentRecord);
+}
+
 export async function updateComment(db: Db, commentId: string, patch: Updateable<CommentsTable>): Promise<void> {
   await db.updateTable('comments').set(patch).where('id', '=', commentId).execute();
 }

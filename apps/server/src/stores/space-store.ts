@@ -7,7 +7,7 @@ import type { ContentViewer } from '../policies/visibility-policy.js';
 import { chunks, type MembershipState } from './collection-store.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
 import { prepared } from './prepared.js';
-import { withContentAccess } from './visibility.js';
+import { visibleSpacesFrom, withContentAccess, type SpacesQuery } from './visibility.js';
 
 export type SpaceRow = Selectable<SpacesTable>;
 
@@ -120,7 +120,11 @@ interface SpaceScope {
 }
 
 function liveSpacesIn(db: Db, scope: SpaceScope) {
-  const query = db.selectFrom('spaces as s').where('s.deleted_at', 'is', null);
+  return liveSpacesOf(db.selectFrom('spaces as s'), scope);
+}
+
+function liveSpacesOf<O>(spaces: SpacesQuery<O>, scope: SpaceScope) {
+  const query = spaces.where('s.deleted_at', 'is', null);
   return scope.collectionId === undefined ? query.where('s.organization_id', '=', scope.organizationId) : query.where('s.collection_id', '=', scope.collectionId);
 }
 
@@ -132,9 +136,7 @@ async function pageOfVisibleSpaces(
   after: ReadonlyArray<string | number> | undefined,
   limit: number,
 ): Promise<KeysetPage<VisibleSpace>> {
-  const query = withContentAccess(liveSpacesIn(db, scope).selectAll('s'), {
-    organizationId: scope.organizationId, content: { spaces: 's' }, viewers: [{ viewer, roleAs: 'access_role' }],
-  });
+  const query = liveSpacesOf(visibleSpacesFrom(db, scope.organizationId, viewer, 'access_role'), scope).selectAll('s');
   const page = await keysetPage(query, order, after, limit);
   // The row keeps its role column (SpaceRow does not name it): copying every row without it costs more than the query.
   return { ...page, rows: page.rows.map((row) => ({ space: row, role: parseRole(row.access_role) })) };

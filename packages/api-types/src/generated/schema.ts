@@ -6254,17 +6254,30 @@ export interface components {
             /** @description The conflicting pages. */
             readonly conflicts: components["schemas"]["ChangeRequestConflict"][];
         };
-        /** @description A member whose review of a change request was asked for. */
+        /**
+         * @description A request for a review of a change request: who was asked, who asked, and on which revision of the change
+         *     request. Requests name users (`kind` is `user`); the public API also has requests of teams (`kind` `team`
+         *     with `team`), which Quire does not make.
+         */
         ChangeRequestRequestedReviewer: {
             /** @constant */
             readonly object: "change-request-requested-reviewer";
+            /**
+             * @description What was asked for a review; always a user here.
+             * @constant
+             */
+            readonly kind: "user";
             /** @description The member asked for a review. */
             user: components["schemas"]["User"];
+            /** @description The member who asked for the review. */
+            requestedBy: components["schemas"]["User"];
+            /** @description Id of the change request's revision when the review was asked for. */
+            readonly revision: string;
             /**
              * Format: date-time
-             * @description When the review was first asked for.
+             * @description When the review was asked for. Asking the same member again keeps the first request.
              */
-            readonly requestedAt: string;
+            readonly createdAt: string;
         };
         /** @description One page of the requested reviewers of a change request, in the order they were asked. */
         ChangeRequestRequestedReviewerList: {
@@ -6278,63 +6291,6 @@ export interface components {
          * @enum {string}
          */
         ChangeRequestReviewStatus: "approved" | "changes-requested";
-        /**
-         * @description The content of a comment or a reply, in one of three forms: `{markdown}` (Markdown text), `{document}` (a
-         *     rich document tree) or `{}` (no content). In a request, either filled form is accepted and stored. In an
-         *     answer, the form follows the `format` query parameter: `markdown` answers `{markdown}`, `document` answers
-         *     `{document}`; without `format` the body is answered in the form it was written in. An empty body is always
-         *     answered as `{}`.
-         */
-        CommentBody: {
-            /** @description The content as Markdown text. */
-            markdown: string;
-        } | {
-            document: components["schemas"]["JSONDocument"];
-        } | Record<string, never>;
-        /**
-         * @description A review of a change request by a member of the organization. A review belongs to the revision of the
-         *     change request it was given on: once the change request's content changes again (an edit or an update
-         *     from main), the review is `outdated`. Outdated reviews are still listed but no merge rule counts them.
-         */
-        ChangeRequestReview: {
-            /** @constant */
-            readonly object: "change-request-review";
-            /** @description Opaque identifier of the review. */
-            readonly id: string;
-            status: components["schemas"]["ChangeRequestReviewStatus"];
-            /** @description The member who gave the review. */
-            reviewer: components["schemas"]["User"];
-            /** @description Id of the change request's revision the review was given on. */
-            readonly revision: string;
-            /** @description True when the change request's content changed since the review was given. */
-            readonly outdated: boolean;
-            /** @description What the reviewer wrote with the review, in the form it was written in; absent when nothing was written. */
-            comment?: components["schemas"]["CommentBody"];
-            /**
-             * Format: date-time
-             * @description When the review was given.
-             */
-            readonly createdAt: string;
-            /**
-             * Format: date-time
-             * @description When the review was last changed; a review is never edited, so this is when it was given.
-             */
-            readonly updatedAt: string;
-            readonly urls: {
-                /**
-                 * Format: uri
-                 * @description URL of the review in the API.
-                 */
-                location: string;
-            };
-        };
-        /** @description One page of the reviews of a change request, oldest first. */
-        ChangeRequestReviewList: {
-            next?: components["schemas"]["ListNext"];
-            /** @description Total number of items in the list. */
-            count?: number;
-            items: components["schemas"]["ChangeRequestReview"][];
-        };
         /** @description One emoji reaction on a comment or a reply, with the people who reacted with it. */
         CommentReaction: {
             /** @description The emoji of the reaction. */
@@ -6351,6 +6307,19 @@ export interface components {
                 readonly reactedAt: string;
             }[];
         };
+        /**
+         * @description The content of a comment or a reply, in one of three forms: `{markdown}` (Markdown text), `{document}` (a
+         *     rich document tree) or `{}` (no content). In a request, either filled form is accepted and stored. In an
+         *     answer, the form follows the `format` query parameter: `markdown` answers `{markdown}`, `document` answers
+         *     `{document}`; without `format` the body is answered in the form it was written in. An empty body is always
+         *     answered as `{}`.
+         */
+        CommentBody: {
+            /** @description The content as Markdown text. */
+            markdown: string;
+        } | {
+            document: components["schemas"]["JSONDocument"];
+        } | Record<string, never>;
         /**
          * @description A discussion started on a space: on the space as a whole, on one of its pages, on a block (node) of a page,
          *     on a cell of a table block, or on a change request. `status` is `open` until someone resolves the comment;
@@ -6447,6 +6416,56 @@ export interface components {
             readonly resolvedAt?: string;
             /** @description Who resolved the comment; present only when `status` is `resolved`. */
             resolvedBy?: components["schemas"]["User"];
+        };
+        /**
+         * @description A review of a change request by a member of the organization. A review belongs to the revision of the
+         *     change request it was given on: once the change request's content changes again (an edit or an update
+         *     from main), the review is `outdated`. Outdated reviews are still listed but no merge rule counts them.
+         */
+        ChangeRequestReview: {
+            /** @constant */
+            readonly object: "change-request-review";
+            /** @description Opaque identifier of the review. */
+            readonly id: string;
+            status: components["schemas"]["ChangeRequestReviewStatus"];
+            /** @description The member who gave the review. */
+            reviewer: components["schemas"]["User"];
+            /** @description Id of the change request's revision the review was given on. */
+            readonly revision: string;
+            /** @description True when the change request's content changed since the review was given. */
+            readonly outdated: boolean;
+            /** @description The member who had asked the reviewer for this review; absent when the review was given unasked. */
+            requestedBy?: components["schemas"]["User"];
+            /**
+             * @description What the reviewer wrote with the review: a discussion comment of the change request (its `target.review`
+             *     is this review's id), listed with the space's comments, which can be replied to, resolved and deleted.
+             *     Its body is in the form it was written in. Absent when nothing was written, or once the comment is deleted.
+             */
+            comment?: components["schemas"]["Comment"];
+            /**
+             * Format: date-time
+             * @description When the review was given.
+             */
+            readonly createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the review was last changed; a review is never edited, so this is when it was given.
+             */
+            readonly updatedAt: string;
+            readonly urls: {
+                /**
+                 * Format: uri
+                 * @description URL of the review in the API.
+                 */
+                location: string;
+            };
+        };
+        /** @description One page of the reviews of a change request, oldest first. */
+        ChangeRequestReviewList: {
+            next?: components["schemas"]["ListNext"];
+            /** @description Total number of items in the list. */
+            count?: number;
+            items: components["schemas"]["ChangeRequestReview"][];
         };
         /** @description One page of a list of comments. */
         CommentList: {
@@ -11653,7 +11672,11 @@ export interface operations {
             content: {
                 "application/json": {
                     status: components["schemas"]["ChangeRequestReviewStatus"];
-                    /** @description What the reviewer has to say with the review. */
+                    /**
+                     * @description What the reviewer has to say with the review, posted as a discussion comment of the change request
+                     *     (answered as the review's `comment`); the content limits of comments apply (400 past them). A body
+                     *     with no content posts no comment.
+                     */
                     comment?: components["schemas"]["CommentBody"];
                 };
             };

@@ -93,8 +93,8 @@ export function changeRequestHandlers({ services, present }: HandlerDeps): Handl
     },
 
     getReviewsByChangeRequestId: async ({ caller, params, query }) => {
-      const { page, currentRevisionId, viewer } = await getReviewsByChangeRequestId(services, caller, params.spaceId, params.changeRequestId, query);
-      return { status: 200, body: listAnswer(page, (listing) => presentReview(present, params.spaceId, { ...listing, currentRevisionId, viewer })) };
+      const { page } = await getReviewsByChangeRequestId(services, caller, params.spaceId, params.changeRequestId, query);
+      return { status: 200, body: listAnswer(page, (view) => presentReview(present, params.spaceId, view)) };
     },
 
     submitChangeRequestReview: async ({ caller, params, body }) => ({

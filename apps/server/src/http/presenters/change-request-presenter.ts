@@ -6,6 +6,8 @@ import type { ChangeRequestView } from '../../services/change-request-service.js
 import type { RequestedReviewerListing } from '../../stores/change-request-review-store.js';
 import type { UrlSigner } from '../../storage/signed-urls.js';
 import { apiUrl, appUrl, type PresentContext } from './context.js';
+import type { UserRow } from '../../stores/user-store.js';
+import { presentComment } from './comment-presenter.js';
 import { presentUser } from './user-presenter.js';
 
 export type ApiChangeRequest = components['schemas']['ChangeRequest'];
@@ -72,16 +74,18 @@ type ApiReview = components['schemas']['ChangeRequestReview'];
 type ApiRequestedReviewer = components['schemas']['ChangeRequestRequestedReviewer'];
 
 /** A review: outdated when the request's revision moved on since it was given. */
-export function presentReview(context: PresentContext, spaceId: string, { review, reviewer, currentRevisionId, viewer }: ReviewView): ApiReview {
-  const comment = review.comment === null ? undefined : parseComment(review.comment);
+export function presentReview(context: PresentContext, spaceId: string, { review, reviewer, requester, comment, currentRevisionId, viewer }: ReviewView): ApiReview {
+  const user = (row: UserRow) => presentUser(context, row, { withEmail: canSeeMemberEmail(viewer.membership, viewer.userId, row.id) });
   return {
     object: 'change-request-review',
     id: review.id,
     status: review.status as ApiReview['status'],
-    reviewer: presentUser(context, reviewer, { withEmail: canSeeMemberEmail(viewer.membership, viewer.userId, reviewer.id) }),
+    reviewer: user(reviewer),
+    ...(requester ? { requestedBy: user(requester) } : {}),
     revision: review.revision_id,
     outdated: review.revision_id !== currentRevisionId,
-    ...(comment ? { comment } : {}),
+    // The discussion comment, in the form it was written in (the review operations take no `format`).
+    ...(comment ? { comment: presentComment(context, viewer, comment, undefined) } : {}),
     createdAt: review.created_at,
     // A review is never edited (a new submission is a new review), so it was last updated when it was given.
     updatedAt: review.created_at,
@@ -91,18 +95,15 @@ export function presentReview(context: PresentContext, spaceId: string, { review
   };
 }
 
-function parseComment(text: string): ApiReview['comment'] | undefined {
-  try {
-    return JSON.parse(text) as ApiReview['comment'];
-  } catch {
-    return undefined;
-  }
-}
-
-export function presentRequestedReviewer(context: PresentContext, { user, requestedAt }: RequestedReviewerListing, viewer: ChangeRequestView['viewer']): ApiRequestedReviewer {
+/** A requested reviewer: always a user (requests name users), with who asked and on which revision. */
+export function presentRequestedReviewer(context: PresentContext, { user, requestedBy, revisionId, requestedAt }: RequestedReviewerListing, viewer: ChangeRequestView['viewer']): ApiRequestedReviewer {
+  const present = (row: UserRow) => presentUser(context, row, { withEmail: canSeeMemberEmail(viewer.membership, viewer.userId, row.id) });
   return {
     object: 'change-request-requested-reviewer',
-    user: presentUser(context, user, { withEmail: canSeeMemberEmail(viewer.membership, viewer.userId, user.id) }),
-    requestedAt,
+    kind: 'user',
+    user: present(user),
+    requestedBy: present(requestedBy),
+    revision: revisionId,
+    createdAt: requestedAt,
   };
 }

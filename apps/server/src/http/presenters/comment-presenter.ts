@@ -66,6 +66,7 @@ export function presentComment(context: PresentContext, viewer: DiscussionViewer
     ...(row.node_id !== null ? { node: { id: row.node_id } } : {}),
     ...(row.table_record !== null && row.table_definition !== null ? { tableCell: { record: row.table_record, definition: row.table_definition } } : {}),
     ...(row.change_request_id !== null ? { changeRequest: row.change_request_id } : {}),
+    ...(row.review_id !== null ? { review: row.review_id } : {}),
   };
   const common = {
     object: 'comment' as const,
