@@ -8,6 +8,7 @@ import {
   markdownToDocument,
   plainText,
   rewriteLinks,
+  tableGrid,
   type DocBlock,
   type DocInline,
   type DocNode,
@@ -153,16 +154,18 @@ describe('markdownToDocument', () => {
     expect(plainText(top[7]!)).toBe('All good.');
   });
 
-  it('reads tables as rows of cells with column alignments', () => {
+  it('reads tables as void table blocks: columns with their alignments, and rows of cells in fragments', () => {
     const table = top[8]!;
-    expect(dataOf(table)).toEqual({ aligns: ['left', 'right'] });
-    expect(table.nodes.map((row) => (row as DocBlock).nodes.map((cell) => plainText(cell)))).toEqual([
+    if (table.type !== 'table') throw new Error('not a table');
+    const grid = tableGrid(table);
+    expect(grid.aligns).toEqual(['left', 'right']);
+    expect(grid.rows.map((row) => row.map((cell) => plainText(cell)))).toEqual([
       ['Name', 'Size'],
       ['a', '1'],
       ['b', '2'],
     ]);
-    const boldCell = (table.nodes[2] as DocBlock).nodes[0] as DocBlock;
-    expect(((boldCell.nodes[0] as DocText).leaves[0]!.marks[0]!.type)).toBe('bold');
+    expect(((grid.rows[2]![0]!.nodes[0] as DocText).leaves[0]!.marks[0]!.type)).toBe('bold');
+    expect(plainText(table)).toBe('Name Size\na 1\nb 2');
   });
 
   it('reads a paragraph of images as an images block, with file references where known', () => {
@@ -262,7 +265,7 @@ describe('documentToMarkdown', () => {
       '{% endhint %}',
       '',
       '| a | b |',
-      '| :- | -: |',
+      '| - | -: |',
       '| 1 | 2 |',
       '',
       '![x](/files/f1) ![y](y.png)',
@@ -276,7 +279,7 @@ describe('documentToMarkdown', () => {
     ].join('\n');
     const out = documentToMarkdown(markdownToDocument(canonical));
     // Tables are re-padded by the serializer; everything else is kept as written.
-    expect(out.replace(/\| a {2}\|  b \|\n\| :- \| -: \|\n\| 1 {2}\|  2 \|/, '| a | b |\n| :- | -: |\n| 1 | 2 |')).toBe(canonical);
+    expect(out.replace(/\| a \|  b \|\n\| - \| -: \|\n\| 1 \|  2 \|/, '| a | b |\n| - | -: |\n| 1 | 2 |')).toBe(canonical);
   });
 
   it('writes references that carry no original URL as stable Quire links', () => {
