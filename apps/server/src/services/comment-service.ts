@@ -287,7 +287,14 @@ async function checkAttachment(context: ServiceContext, spaceId: string, revisio
   const page = (await loadRevisionContent(context.db, revision.root)).pages.get(input.page)?.page;
   if (!page) throw new BadRequestError('No page of the space matches body.page');
   if (input.node === undefined) return;
-  const document = markdownToDocument(await readPageMarkdown(context.db, page));
+  let document;
+  try {
+    document = markdownToDocument(await readPageMarkdown(context.db, page), { what: "the page's markdown" });
+  } catch (error) {
+    // Stored before the content limits existed: the page has no blocks to name.
+    if (error instanceof ContentError) throw new BadRequestError(`body.node: ${error.message}, so its blocks cannot be commented on`);
+    throw error;
+  }
   const block = findBlock(document.nodes, input.node);
   if (!block || block.object === 'text') throw new BadRequestError('No block of the page matches body.node');
   if (input.tableCell === undefined) return;

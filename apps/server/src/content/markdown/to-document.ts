@@ -27,8 +27,9 @@ import {
   TABLE_HEADER_FRAGMENT,
   tableCellFragment,
 } from './document.js';
+import { parseMarkdownWithinLimits } from './limits.js';
 import { classifyUrl } from './links.js';
-import { alertOf, collectDefinitions, groupGitBookHints, parseMarkdown, type HintGroup } from './syntax.js';
+import { alertOf, collectDefinitions, groupGitBookHints, type HintGroup } from './syntax.js';
 
 /*
  * Markdown to Document. Markdown is what Quire stores (it is what clients write, what Git holds and what
@@ -40,10 +41,16 @@ export interface MarkdownOptions {
   pagePath?: string;
   /** Turns a space path into a page id, so that links by path become page references. */
   resolvePagePath?: (path: string) => string | undefined;
+  /** Names the markdown in the message of a content limit it passes, e.g. `the page's markdown`. */
+  what?: string;
 }
 
+/**
+ * The document of markdown. Markdown past the content limits (stored before they existed) is refused with
+ * ContentError `content_limit` naming the limit: its conversion would overflow the stack.
+ */
 export function markdownToDocument(markdown: string, options: MarkdownOptions = {}): Doc {
-  const tree = parseMarkdown(markdown);
+  const tree = parseMarkdownWithinLimits(markdown, options.what);
   const context: ConvertContext = { options, definitions: collectDefinitions(tree) };
   const nodes = convertBlocks(groupGitBookHints(tree.children), context);
   assignKeys(nodes, '');
