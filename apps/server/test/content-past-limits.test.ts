@@ -53,7 +53,7 @@ describeEachDialect('content past the limits: getPageById, getPageInChangeReques
     // Search indexes their text as written.
     await enqueueSearchReindex(server.db, space.id);
     await f.runJobs();
-    for (const [word, page] of [['zanzibar', 'quotes'], ['quokkas', 'long']]) {
+    for (const [word, page] of [['zanzibar', 'quotes'], ['quokkas', 'long']] as const) {
       const results = await unwrap(org.client.GET('/spaces/{spaceId}/search', { params: { path: { spaceId: space.id }, query: { query: word } } }));
       expect(results.items.map((item) => item.id), word).toContain(page);
     }
