@@ -219,10 +219,18 @@ describe('markdownToDocument', () => {
   });
 
   it('keeps keys within 128 characters however deep the nesting', () => {
-    const deep = markdownToDocument(`${'> '.repeat(80)}deep`);
+    // Lists as deep as the limits allow: a list and its item per level, so keys of 130 characters and more.
+    const deep = markdownToDocument(Array.from({ length: 32 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n'));
+    expect(allNodes(deep.nodes).some((node) => node.key!.startsWith('h'))).toBe(true);
     const keys = allNodes(deep.nodes).map((node) => node.key!);
     expect(Math.max(...keys.map((key) => key.length))).toBeLessThanOrEqual(128);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('refuses markdown past the content limits (stored before they existed) naming the limit, before parsing it', () => {
+    expect(() => markdownToDocument(`${'>'.repeat(5000)} deep`, { what: "the page's markdown" })).toThrow(
+      "the page's markdown nests quotes and lists up to 5000 levels deep; the limit is 32 levels",
+    );
   });
 
   it('leaves an unclosed GitBook hint as the text it is', () => {
