@@ -1,7 +1,7 @@
 import { paginate, unwrap, type QuireClient } from '@quire/client';
 import type { components, Space } from '@quire/api-types';
 import { describe, expect, it } from 'vitest';
-import { markdownToDocument, type DocNode } from '../src/content/index.js';
+import { markdownToDocument, type DocTable } from '../src/content/index.js';
 import type { RoleOrGuest } from '../src/policies/roles.js';
 import { purgeExpiredSpaces, SPACE_RETENTION_MS } from '../src/services/space-lifecycle.js';
 import { contentFixtures } from './content-fixtures.js';
@@ -52,11 +52,13 @@ describeEachDialect('comments', (dialect) => {
   }
 
   /** The keys the content core gives the table block of PAGE_MARKDOWN and its rows. */
-  function tableKeys(): { paragraph: string; table: string; rows: string[] } {
+  /** The keys of the page's paragraph and table, and the ids of the table's records (rows, in order) and columns. */
+  function tableKeys(): { paragraph: string; table: string; rows: string[]; columns: string[] } {
     const document = markdownToDocument(PAGE_MARKDOWN);
     const paragraph = document.nodes.find((node) => node.type === 'paragraph')!;
-    const table = document.nodes.find((node) => node.type === 'table')!;
-    return { paragraph: paragraph.key!, table: table.key!, rows: table.nodes.map((row: DocNode) => row.key!) };
+    const table = document.nodes.find((node): node is DocTable => node.type === 'table')!;
+    const rows = Object.entries(table.data.records).sort(([, a], [, b]) => a.orderIndex.localeCompare(b.orderIndex)).map(([id]) => id);
+    return { paragraph: paragraph.key!, table: table.key!, rows, columns: table.data.view.columns };
   }
 
   const spacePath = (spaceId: string) => ({ params: { path: { spaceId } } });
@@ -155,8 +157,8 @@ describeEachDialect('comments', (dialect) => {
       expect(onPage.target).toEqual({ space: space.id, revision, page: { id: pages.guide } });
       const onBlock = await post(org.client, space.id, { page: pages.guide, node: keys.paragraph, body: { markdown: 'On the paragraph' } });
       expect(onBlock.target).toEqual({ space: space.id, revision, page: { id: pages.guide }, node: { id: keys.paragraph } });
-      const onCell = await post(org.client, space.id, { page: pages.guide, node: keys.table, tableCell: { record: keys.rows[2]!, definition: '1' }, body: { markdown: 'On b/2' } });
-      expect(onCell.target).toEqual({ space: space.id, revision, page: { id: pages.guide }, node: { id: keys.table }, tableCell: { record: keys.rows[2], definition: '1' } });
+      const onCell = await post(org.client, space.id, { page: pages.guide, node: keys.table, tableCell: { record: keys.rows[1]!, definition: keys.columns[1]! }, body: { markdown: 'On b/2' } });
+      expect(onCell.target).toEqual({ space: space.id, revision, page: { id: pages.guide }, node: { id: keys.table }, tableCell: { record: keys.rows[1], definition: keys.columns[1] } });
       await expectOpenCount(org.client, space.id, 3);
 
       const bad = async (body: Record<string, unknown>, status: number, message: string | RegExp) => {
@@ -166,10 +168,12 @@ describeEachDialect('comments', (dialect) => {
       await bad({ page: pages.guide, node: 'no-such-node' }, 400, 'No block of the page matches body.node');
       await bad({ page: pages.empty, node: keys.paragraph }, 400, 'No block of the page matches body.node');
       await bad({ node: keys.paragraph }, 400, /page/);
-      await bad({ page: pages.guide, tableCell: { record: keys.rows[1], definition: '0' } }, 400, /node/);
-      await bad({ page: pages.guide, node: keys.paragraph, tableCell: { record: keys.rows[1], definition: '0' } }, 400, 'body.tableCell needs body.node to be a table block');
-      await bad({ page: pages.guide, node: keys.table, tableCell: { record: 'nope', definition: '0' } }, 400, 'No row of the table matches body.tableCell.record');
-      await bad({ page: pages.guide, node: keys.table, tableCell: { record: keys.rows[1], definition: '2' } }, 400, 'No column of the table matches body.tableCell.definition');
+      await bad({ page: pages.guide, tableCell: { record: keys.rows[0], definition: keys.columns[0] } }, 400, /node/);
+      await bad({ page: pages.guide, node: keys.paragraph, tableCell: { record: keys.rows[0], definition: keys.columns[0] } }, 400, 'body.tableCell needs body.node to be a table block');
+      await bad({ page: pages.guide, node: keys.table, tableCell: { record: 'nope', definition: keys.columns[0] } }, 400, 'No row of the table matches body.tableCell.record');
+      // Not even an inherited property of the records object.
+      await bad({ page: pages.guide, node: keys.table, tableCell: { record: 'constructor', definition: keys.columns[0] } }, 400, 'No row of the table matches body.tableCell.record');
+      await bad({ page: pages.guide, node: keys.table, tableCell: { record: keys.rows[0], definition: 'c9' } }, 400, 'No column of the table matches body.tableCell.definition');
       await bad({ page: pages.guide, node: keys.table, tableCell: { record: keys.rows[1] } }, 400, /body\.tableCell/);
       await bad({ changeRequest: 'no-such-request' }, 400, 'No change request of this space matches body.changeRequest');
       // Nothing of the refused posts was kept.

@@ -3,7 +3,7 @@ import type { SearchResultList } from '@quire/api-types';
 import { describe, expect, it } from 'vitest';
 import { reindexSpaceSearch } from '../src/services/search-reindex.js';
 import { describeEachDialect } from './dialects.js';
-import { createSpace, expectError, newMember, newOrg, type TestOrg, useTestServer } from './helpers.js';
+import { createSpace, expectError, healthzWhile, newMember, newOrg, type TestOrg, useTestServer } from './helpers.js';
 import { contentFixtures, md } from './content-fixtures.js';
 import { searchIndexRevision } from './storage-facts.js';
 
@@ -37,6 +37,22 @@ describeEachDialect('space search', (dialect) => {
   }
 
   describe('searchSpaceContent', () => {
+    it('keeps /healthz answering within 100 ms (p95) while the largest allowed page is indexed', async () => {
+      const org = await newOrg(server);
+      const space = await createSpace(org);
+      // Few sections (rows to write), much to parse.
+      let markdown = 'The first words: quetzalcoatl.\n\n';
+      for (let i = 0; markdown.length < 990_000; i++) markdown += `${i % 500 === 0 ? `## Part ${i}\n\n` : ''}Paragraph ${i} with *some* **text**, \`code\` and a [link](https://example.com/${i}).\n\n`;
+      const update = await f.editMain(org, space.id, [{ operation: 'insert_page', title: 'Largest', ref: 'largest', document: md(markdown) }]);
+      const started = performance.now();
+      const { result: ran, answers, p95, max } = await healthzWhile(server.url, f.runJobs());
+      expect(ran).toBeGreaterThan(0);
+      console.log(`Index of a page of ${markdown.length} characters: ${(performance.now() - started).toFixed(0)} ms; /healthz meanwhile: ${answers} answers, p95 ${p95.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
+      expect(answers).toBeGreaterThan(5);
+      expect(p95).toBeLessThan(100);
+      expect((await found(org.client, space.id, 'quetzalcoatl')).items.map((item) => item.id)).toEqual([f.pageOf(update, 'largest')]);
+    }, 300_000);
+
     it('ranks title matches above heading matches above text matches, with sections, ancestors and URLs', async () => {
       const org = await newOrg(server);
       const { space, ids } = await searchableSpace(org);

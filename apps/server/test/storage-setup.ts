@@ -1,6 +1,7 @@
 import { TreeWriter, WorkingTree, type FileObject } from '../src/content/index.js';
 import { newId, nowIso } from '../src/ids.js';
 import { updateChangeRequestRow } from '../src/stores/change-request-store.js';
+import { updateComment } from '../src/stores/comment-store.js';
 import { putObjects, SqlObjectReader } from '../src/stores/content-object-store.js';
 import { insertRevision } from '../src/stores/revision-store.js';
 import { findSpaceById, setSpaceMainRevision, updateSpace } from '../src/stores/space-store.js';
@@ -73,4 +74,12 @@ export async function commitMainRevision(
 export function fileObject(writer: TreeWriter, file: Omit<FileObject, 'kind' | 'blob' | 'size'> & { bytes: Uint8Array }): FileObject {
   const { bytes, ...rest } = file;
   return { kind: 'file', ...rest, size: bytes.byteLength, blob: writer.putBlob(bytes) };
+}
+
+/**
+ * Replaces a comment's body with markdown as written, bypassing the content limits that writes enforce:
+ * markdown stored before those limits existed, which reads must still answer.
+ */
+export async function plantCommentMarkdown(server: TestServer, commentId: string, markdown: string): Promise<void> {
+  await updateComment(server.db, commentId, { body: markdown, body_format: 'markdown' });
 }

@@ -3,7 +3,7 @@ import type { RevisionPage } from '@quire/api-types';
 import { describe, expect, it } from 'vitest';
 import { SEARCH_REINDEX_JOB } from '../src/services/search-reindex.js';
 import { describeEachDialect } from './dialects.js';
-import { createSpace, expectError, newMember, newOrg, type TestOrg, useTestServer } from './helpers.js';
+import { createSpace, expectError, healthzWhile, newMember, newOrg, type TestOrg, useTestServer } from './helpers.js';
 import { contentFixtures, crPath, md, textFile } from './content-fixtures.js';
 import { countStoredRows, storedJobs, storedRevision } from './storage-facts.js';
 
@@ -139,7 +139,50 @@ describeEachDialect('templates', (dialect) => {
     return { space, file: update.insertedFiles![0]!.id };
   }
 
+  /** An OpenAPI document in JSON of about `operations` * 500 characters: operations spread over 20 tags. */
+  function largeSpec(operations: number): string {
+    const paths: Record<string, unknown> = {};
+    for (let i = 0; i < operations; i++) {
+      paths[`/resource-${i}/{id}`] = {
+        get: {
+          tags: [`tag-${i % 20}`],
+          operationId: `getResource${i}`,
+          summary: `Get resource ${i}`,
+          description: `Answers resource ${i} by its id, with *every* field of it, **as stored**. See [the guide](https://example.com/guide/${i}) for more about resources.`,
+          parameters: [{ name: 'id', in: 'path', required: true, description: 'Id of the resource', schema: { type: 'string' } }],
+          responses: { 200: { description: `Resource ${i}` }, 404: { description: 'No such resource' } },
+        },
+      };
+    }
+    return JSON.stringify({ openapi: '3.0.3', info: { title: 'Large API', version: '1.0.0' }, paths });
+  }
+
   describe('applyTemplateToSpace on the main content', () => {
+    it('keeps /healthz answering within 100 ms (p95) while a large OpenAPI document becomes pages', async () => {
+      const org = await newOrg(server);
+      const spec = largeSpec(1500);
+      const { space, file } = await spaceWithSpec(org, 'large.json', spec);
+      const started = performance.now();
+      const { result, answers, p95, max } = await healthzWhile(server.url, apply(org.client, space.id, { id: 'openapi-reference', params: { contentRefs: { spec: { kind: 'file', file } } } }));
+      expect(result.response.status, JSON.stringify(result.error)).toBe(201);
+      console.log(`openapi-reference template from ${spec.length} characters of OpenAPI: ${(performance.now() - started).toFixed(0)} ms; /healthz meanwhile: ${answers} answers, p95 ${p95.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
+      expect(answers).toBeGreaterThan(5);
+      expect(p95).toBeLessThan(100);
+      const reference = (await pagesOf(org.client, space.id))[1]!;
+      expect(reference.pages).toHaveLength(20);
+      expect(await markdownOf(org.client, space.id, reference.pages[0]!.id)).toContain('## Get resource 1480');
+    }, 300_000);
+
+    it('refuses a specification whose pages would pass the content limits, with a 400 naming the limit', async () => {
+      const org = await newOrg(server);
+      const deep = JSON.stringify({ openapi: '3.0.3', info: { title: 'Deep', version: '1', description: `${'>'.repeat(40)} deep` }, paths: {} });
+      const { space, file } = await spaceWithSpec(org, 'deep.json', deep);
+      const before = await f.getSpace(org.client, space.id);
+      expectError(await apply(org.client, space.id, { id: 'openapi-reference', params: { contentRefs: { spec: { kind: 'file', file } } } }), 400,
+        'body.params.contentRefs.spec: the markdown of the reference page nests quotes and lists up to 40 levels deep; the limit is 32 levels');
+      expect((await f.getSpace(org.client, space.id)).revision).toBe(before.revision);
+    });
+
     it('adds an Untitled page at the end as a new main revision, and queues the search reindex', async () => {
       const org = await newOrg(server);
       const space = await createSpace(org);

@@ -1,4 +1,5 @@
-import { markdownToDocument } from '../content/markdown/index.js';
+import { ContentError } from '../content/errors.js';
+import { DOCUMENT_SCHEMA_VERSION, markdownToDocument, type Doc } from '../content/markdown/index.js';
 import { renderPdf, type ImageRef } from './render.js';
 
 /*
@@ -25,12 +26,33 @@ export interface PdfTask {
   compress?: boolean;
 }
 
+/**
+ * The document of a page. Markdown past the content limits (stored before they existed) cannot be converted
+ * (its conversion would overflow the stack): the page shows which limit, then its markdown as written.
+ */
+function pageDocument(markdown: string): Doc {
+  try {
+    return markdownToDocument(markdown);
+  } catch (error) {
+    if (!(error instanceof ContentError)) throw error;
+    const text = (value: string) => ({ object: 'text' as const, leaves: [{ object: 'leaf' as const, text: value, marks: [] }] });
+    return {
+      object: 'document',
+      data: { schemaVersion: DOCUMENT_SCHEMA_VERSION },
+      nodes: [
+        { object: 'block', type: 'paragraph', nodes: [text(`This page is past the content limits (${error.message}); its markdown follows as written.`)] },
+        { object: 'block', type: 'code', data: {}, nodes: markdown.split('\n').map((line) => ({ object: 'block' as const, type: 'code-line' as const, data: {}, nodes: [text(line)] })) },
+      ],
+    };
+  }
+}
+
 export default async function runPdfTask(task: PdfTask): Promise<Uint8Array> {
   const pages = task.pages.map((page) => ({
     ...(page.id !== undefined ? { id: page.id } : {}),
     title: page.title,
     path: page.path,
-    document: markdownToDocument(page.markdown),
+    document: pageDocument(page.markdown),
   }));
   const pdf = await renderPdf({
     title: task.title,

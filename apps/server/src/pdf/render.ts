@@ -2,6 +2,7 @@ import PDFDocument from 'pdfkit';
 import {
   headingLevel,
   plainText as documentText,
+  tableGrid,
   type Doc,
   type DocBlock,
   type DocBlockquote,
@@ -12,7 +13,7 @@ import {
   type DocList,
   type DocNode,
   type DocTable,
-  type DocTableCell,
+  type DocParagraph,
   type ImageData,
 } from '../content/markdown/index.js';
 import { embeddableImage, type EmbeddableImage } from './images.js';
@@ -297,15 +298,11 @@ class Renderer {
   private block(node: DocBlock, box: Box): void {
     switch (node.type) {
       case 'paragraph':
-      case 'table-cell':
         this.paragraph(node.nodes, box);
         return;
       case 'heading-1':
       case 'heading-2':
       case 'heading-3':
-      case 'heading-4':
-      case 'heading-5':
-      case 'heading-6':
         this.heading(headingLevel(node)!, node.nodes, box);
         return;
       case 'list-ordered':
@@ -343,9 +340,6 @@ class Renderer {
       case 'table':
         this.table(node, box);
         return;
-      case 'table-row':
-        this.paragraph(node.nodes.flatMap((cell, index) => (index > 0 ? [{ object: 'text', leaves: [{ object: 'leaf', text: ' | ', marks: [] }] } as const, ...cell.nodes] : cell.nodes)), box);
-        return;
       case 'footnote':
         this.footnote(node, box);
         return;
@@ -371,14 +365,15 @@ class Renderer {
 
   private list(node: DocList, box: Box): void {
     const { doc } = this;
-    const tasks = node.type === 'list-tasks';
-    const ordered = node.type === 'list-ordered' || (tasks && node.data?.ordered === true);
-    const start = typeof node.data?.start === 'number' ? node.data.start : 1;
     const items = node.nodes;
+    // Numbered task lists are numbered lists whose items are checked or not.
+    const tasks = node.type === 'list-tasks' || items.some((item) => typeof item.data?.checked === 'boolean');
+    const ordered = node.type === 'list-ordered';
+    const start = node.type === 'list-ordered' && typeof node.data.start === 'number' ? node.data.start : 1;
     doc.font(FONTS.sans[0]).fontSize(BODY_SIZE);
     const numberWidth = ordered ? doc.widthOfString(`${start + items.length - 1}.`) : 0;
     const indent = tasks ? 18 + numberWidth : ordered ? Math.max(18, numberWidth + 8) : 14;
-    const inner: Box = { ...box, x: box.x + indent, width: box.width - indent, tight: node.data?.spread !== true, listDepth: box.listDepth + 1 };
+    const inner: Box = { ...box, x: box.x + indent, width: box.width - indent, tight: !items.some((item) => item.data?.spread === true), listDepth: box.listDepth + 1 };
     items.forEach((item, index) => {
       this.ensureSpace(BODY_SIZE * 1.6);
       const y = doc.y;
@@ -539,10 +534,12 @@ class Renderer {
 
   private table(node: DocTable, box: Box): void {
     const { doc } = this;
-    const rows = node.nodes.map((row) => row.nodes);
+    const grid = tableGrid(node);
+    // A table without a header (all its titles empty) is drawn without the header row.
+    const rows = grid.hideHeader ? grid.rows.slice(1) : grid.rows;
     const columns = Math.max(0, ...rows.map((row) => row.length));
-    if (columns === 0) return;
-    const aligns = node.data?.aligns ?? [];
+    if (columns === 0 || rows.length === 0) return;
+    const aligns = grid.aligns;
     const size = 9;
     const padding = 4;
     const maxRowHeight = this.bottom - this.top - 2 * padding;
@@ -553,7 +550,7 @@ class Renderer {
       Math.max(...rows.map((row, index) => {
         const cell = row[column];
         if (!cell) return 0;
-        doc.font(index === 0 ? FONTS.sans[1] : FONTS.sans[0]).fontSize(size);
+        doc.font(index === 0 && !grid.hideHeader ? FONTS.sans[1] : FONTS.sans[0]).fontSize(size);
         return doc.widthOfString(toWinAnsi(plainText(cell))) + 2 * padding + 1;
       })));
     const minimum = Math.min(48, box.width / columns);
@@ -567,7 +564,7 @@ class Renderer {
     }
     const tableWidth = widths.reduce((sum, width) => sum + width, 0);
 
-    const rowHeight = (row: readonly DocTableCell[], header: boolean): number => {
+    const rowHeight = (row: readonly DocParagraph[], header: boolean): number => {
       let height = 0;
       row.forEach((cell, column) => {
         doc.font(header ? FONTS.sans[1] : FONTS.sans[0]).fontSize(size);
@@ -577,7 +574,7 @@ class Renderer {
       return Math.min(Math.max(height, doc.currentLineHeight(true)) + 2 * padding + 1, maxRowHeight);
     };
 
-    const drawRow = (row: readonly DocTableCell[], header: boolean, y: number, height: number): void => {
+    const drawRow = (row: readonly DocParagraph[], header: boolean, y: number, height: number): void => {
       let x = box.x;
       if (header) doc.rect(box.x, y, tableWidth, height).fill(CODE_BACKGROUND);
       for (let column = 0; column < columns; column++) {
@@ -597,18 +594,19 @@ class Renderer {
       }
     };
 
-    const header = rows[0]!;
-    const headerHeight = rowHeight(header, true);
-    this.ensureSpace(headerHeight + (rows[1] ? rowHeight(rows[1], false) : 0));
+    const header = grid.hideHeader ? undefined : rows[0]!;
+    const headerHeight = header ? rowHeight(header, true) : 0;
+    const firstBody = rows[header ? 1 : 0];
+    this.ensureSpace(headerHeight + (firstBody ? rowHeight(firstBody, false) : 0));
     let y = doc.y;
     rows.forEach((row, index) => {
-      const isHeader = index === 0;
+      const isHeader = header !== undefined && index === 0;
       const height = isHeader ? headerHeight : rowHeight(row, false);
       if (y + height > this.bottom) {
         doc.addPage();
         y = this.top;
         // The header row again on each page the table continues on.
-        if (!isHeader) {
+        if (header && !isHeader) {
           drawRow(header, true, y, headerHeight);
           y += headerHeight;
         }

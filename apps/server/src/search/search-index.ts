@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { extractSections, type MarkdownSection } from '../content/markdown/index.js';
+import { extractSections, OFF_THREAD_MARKDOWN_LENGTH, sectionsOffThread, type MarkdownSection } from '../content/markdown/index.js';
 import type { MaterializedPage, MaterializedTree } from '../content/tree.js';
 import type { Db } from '../db/index.js';
 import { nowIso } from '../ids.js';
@@ -168,7 +168,9 @@ async function draftRows(pages: readonly PreparedPage[], into: Map<string, Secti
     if (into.has(page.input.id)) continue;
     const input = page.input;
     const markdown = 'markdown' in input ? (typeof input.markdown === 'string' ? input.markdown : await input.markdown()) : undefined;
-    into.set(input.id, sectionsOf(input, markdown));
+    // Large markdown is cut in the markdown worker thread: its parse takes seconds.
+    const cut = markdown === undefined ? undefined : await sectionsOffThread(markdown.normalize('NFC'));
+    into.set(input.id, sectionsOf(input, markdown, cut));
     if (performance.now() - since > 20) {
       await new Promise((resolve) => setImmediate(resolve));
       since = performance.now();
@@ -176,8 +178,8 @@ async function draftRows(pages: readonly PreparedPage[], into: Map<string, Secti
   }
 }
 
-function sectionsOf(input: SearchPageInput, markdown: string | undefined): SectionDraft[] {
-  const sections = 'sections' in input ? input.sections : extractSections((markdown ?? '').normalize('NFC'));
+function sectionsOf(input: SearchPageInput, markdown: string | undefined, cut?: MarkdownSection[]): SectionDraft[] {
+  const sections = 'sections' in input ? input.sections : cut ?? extractSections((markdown ?? '').normalize('NFC'));
   // A page without text still has a row, so that its title is found and it has a row at position 0.
   const list = sections.length > 0 ? sections : [{ id: '', title: '', body: '' }];
   return list.map((section) => ({
@@ -266,7 +268,10 @@ async function writeSpace(
  * loader using the same database would wait for this very transaction): the caller retries instead.
  */
 function requireDrafts(pages: readonly PreparedPage[], drafts: Map<string, SectionDraft[]>): void {
-  const unread = pages.filter((page) => !drafts.has(page.input.id) && 'markdown' in page.input && typeof page.input.markdown !== 'string');
+  // Large markdown is not cut here, in the transaction and on the event loop: the caller drafts it in the
+  // worker thread and retries.
+  const unread = pages.filter((page) => !drafts.has(page.input.id) && 'markdown' in page.input
+    && (typeof page.input.markdown !== 'string' || page.input.markdown.length >= OFF_THREAD_MARKDOWN_LENGTH));
   if (unread.length > 0) throw new MissingDrafts(unread);
   for (const page of pages) {
     if (drafts.has(page.input.id)) continue;

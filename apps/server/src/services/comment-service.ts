@@ -279,8 +279,8 @@ function findBlock(nodes: readonly DocNode[], key: string): DocNode | undefined 
 
 /**
  * Checks that the page, block and table cell a comment is attached to exist in the revision it is posted on.
- * Blocks are named by their `key` in the page's document; a table cell by the key of its row (`record`) and
- * the position of its column, counted from 0 (`definition`).
+ * Blocks are named by their `key` in the page's document; a table cell by the ids of its row (`record`, a key
+ * of the table's `data.records`) and of its column (`definition`, a key of its `data.definition`).
  */
 async function checkAttachment(context: ServiceContext, spaceId: string, revisionId: string, input: PostCommentInput): Promise<void> {
   if (input.page === undefined) return;
@@ -289,15 +289,20 @@ async function checkAttachment(context: ServiceContext, spaceId: string, revisio
   const page = (await loadRevisionContent(context.db, revision.root)).pages.get(input.page)?.page;
   if (!page) throw new BadRequestError('No page of the space matches body.page');
   if (input.node === undefined) return;
-  const document = markdownToDocument(await readPageMarkdown(context.db, page));
+  let document;
+  try {
+    document = markdownToDocument(await readPageMarkdown(context.db, page), { what: "the page's markdown" });
+  } catch (error) {
+    // Stored before the content limits existed: the page has no blocks to name.
+    if (error instanceof ContentError) throw new BadRequestError(`body.node: ${error.message}, so its blocks cannot be commented on`);
+    throw error;
+  }
   const block = findBlock(document.nodes, input.node);
   if (!block || block.object === 'text') throw new BadRequestError('No block of the page matches body.node');
   if (input.tableCell === undefined) return;
   if (block.type !== 'table') throw new BadRequestError('body.tableCell needs body.node to be a table block');
-  const row = block.nodes.find((child) => child.key === input.tableCell!.record);
-  if (!row) throw new BadRequestError('No row of the table matches body.tableCell.record');
-  const column = /^(0|[1-9][0-9]{0,5})$/.test(input.tableCell.definition) ? Number(input.tableCell.definition) : -1;
-  if (column < 0 || column >= row.nodes.length) throw new BadRequestError('No column of the table matches body.tableCell.definition');
+  if (!Object.hasOwn(block.data.records, input.tableCell.record)) throw new BadRequestError('No row of the table matches body.tableCell.record');
+  if (!Object.hasOwn(block.data.definition, input.tableCell.definition)) throw new BadRequestError('No column of the table matches body.tableCell.definition');
 }
 
 export async function postCommentInSpace(

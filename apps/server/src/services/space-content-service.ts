@@ -1,5 +1,5 @@
-import { markdownToDocument, type Doc, type MaterializedFile, type MaterializedPage } from '../content/index.js';
-import { NotFoundError } from '../errors.js';
+import { ContentError, markdownToDocument, type Doc, type MaterializedFile, type MaterializedPage } from '../content/index.js';
+import { BadRequestError, NotFoundError } from '../errors.js';
 import { pageRequest, type CursorKey } from '../pagination.js';
 import { findChangeRequestMergedAs, type ChangeRequestRow } from '../stores/change-request-store.js';
 import { findRevisionOfSpace, type RevisionRow } from '../stores/revision-store.js';
@@ -95,11 +95,18 @@ export async function readPage(
   let markdown = await readPageMarkdown(context.db, page);
   if (evaluates(options.evaluated)) markdown = evaluateExpressions(markdown, page.variables ?? {});
   if (options.format !== 'document') return { view, page, markdown };
-  const document = markdownToDocument(markdown, {
-    ...(page.path !== undefined ? { pagePath: page.path } : {}),
-    resolvePagePath: (path) => view.content.byPath.get(path)?.id,
-  });
-  return { view, page, document };
+  try {
+    const document = markdownToDocument(markdown, {
+      ...(page.path !== undefined ? { pagePath: page.path } : {}),
+      resolvePagePath: (path) => view.content.byPath.get(path)?.id,
+      what: "the page's markdown",
+    });
+    return { view, page, document };
+  } catch (error) {
+    // Markdown stored before the content limits existed: readable as markdown only.
+    if (error instanceof ContentError) throw new BadRequestError(`${error.message}, so it cannot be read with format=document; read it with format=markdown`);
+    throw error;
+  }
 }
 
 /**

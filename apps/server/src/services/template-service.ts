@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { operations } from '@quire/api-types';
-import { ContentError, markdownHash, TreeWriter, WorkingTree, type PageComputedSource } from '../content/index.js';
+import { ContentError, markdownHash, referencePagesOffThread, TreeWriter, WorkingTree, type PageComputedSource } from '../content/index.js';
 import { BadRequestError, ConflictError } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { readBlob } from '../storage/blob-storage.js';
@@ -12,7 +12,6 @@ import type { Caller } from './caller.js';
 import { requireChangeRequest } from './change-request-service.js';
 import type { ServiceContext } from './context.js';
 import { latestOpenApiSpecDocument } from './openapi-spec-service.js';
-import { buildApiReference, OpenApiDocumentError, parseOpenApiDocument, referenceIntroMarkdown, tagMarkdown } from './openapi-reference.js';
 import { contentReader, loadRevisionContent } from './revision-content.js';
 import { enqueueSearchReindex } from './search-reindex.js';
 import { assertSpacePermission, requireSpace } from './space-service.js';
@@ -113,13 +112,10 @@ async function openApiReferencePages(context: ServiceContext, scope: ContentScop
     dependency = { kind: 'file', file: file.id };
     source = { fileId: file.id, blob: file.blob };
   }
-  let reference;
-  try {
-    reference = buildApiReference(parseOpenApiDocument(text));
-  } catch (error) {
-    if (error instanceof OpenApiDocumentError) throw new BadRequestError(`body.params.contentRefs.spec is not an OpenAPI specification: ${error.message}`);
-    throw error;
-  }
+  // Large documents are read in the markdown worker thread (see referencePagesOffThread).
+  const made = await referencePagesOffThread(text, fileName);
+  if ('invalid' in made) throw new BadRequestError(`body.params.contentRefs.spec is not an OpenAPI specification: ${made.invalid}`);
+  if ('refused' in made) throw new BadRequestError(`body.params.contentRefs.spec: ${made.refused}`);
   const seed = newId();
   const pages: TemplatePage[] = [{
     id: newId(),
@@ -127,8 +123,8 @@ async function openApiReferencePages(context: ServiceContext, scope: ContentScop
     type: 'computed',
     computed: { type: 'builtin:openapi', dependencies: { spec: { ref: dependency } } },
     computedSeed: seed,
-    markdown: referenceIntroMarkdown(reference, fileName),
-    pages: reference.tags.map((tag) => ({ id: generatedPageId(seed, tag.name), title: clipTitle(tag.name), markdown: tagMarkdown(tag) })),
+    markdown: made.intro,
+    pages: made.tags.map((tag) => ({ id: generatedPageId(seed, tag.name), title: clipTitle(tag.name), markdown: tag.markdown })),
   }];
   return { pages, ...(source ? { source } : {}) };
 }

@@ -215,6 +215,26 @@ function validatorFor(operation: PublicOperation, status: number): ValidateFunct
   return validate;
 }
 
+const schemaValidators = new Map<string, ValidateFunction>();
+
+/**
+ * The violations of a value against one schema of the public description (`JSONDocument`...), summarized as
+ * the gate reports them: for tests of a shape that many operations answer (the document format).
+ */
+export function publicSchemaViolations(schemaName: string, value: unknown): Violation[] {
+  let validate = schemaValidators.get(schemaName);
+  if (!validate) {
+    validate = load().ajv.compile({ $ref: `public#/components/schemas/${schemaName}` });
+    schemaValidators.set(schemaName, validate);
+  }
+  return validate(value) ? [] : summarize(validate.errors ?? []);
+}
+
+/** Whether the allow-list excuses a violation of an answer of `operationId` (for tests of shapes, `*`). */
+export function allowListExcuse(operationId: string, violation: Violation): string | undefined {
+  return excusedBy(operationId, violation)?.reason;
+}
+
 /** The public operation a request of Quire's corresponds to, if the public API has it. */
 export function publicOperationOf(method: string, pathname: string): PublicOperation | undefined {
   const { quireRoutes, quireBase, byTemplate } = load();

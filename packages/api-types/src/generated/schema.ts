@@ -4036,15 +4036,18 @@ export interface components {
          * @description One node of a rich document tree, told apart by `object`:
          *     - `block`: a block-level element. Common `type` values: `paragraph`, `heading-1`, `heading-2`, `heading-3`,
          *       `list-unordered`, `list-ordered`, `list-tasks`, `list-item`, `blockquote`, `hint`, `code`, `code-line`,
-         *       `divider`, `images`, `image`, `table`, `table-row`, `table-cell`, `math`, `embed`, `file`. Lists hold
-         *       `list-item` blocks, code blocks hold `code-line` blocks, tables hold `table-row` blocks holding
-         *       `table-cell` blocks.
+         *       `divider`, `images`, `image`, `table`, `math`, `embed`, `file`. Lists hold `list-item` blocks, code blocks
+         *       hold `code-line` blocks, an `images` block holds `image` blocks. A `table` is a void block: its `data`
+         *       holds its columns (`definition`, shown in the order of `view.columns`) and its rows (`records`, sorted by
+         *       `orderIndex`, each mapping a column id to the id of the fragment that holds the cell), and its
+         *       `fragments` hold the cells' content.
          *     - `inline`: an element inside a block's text, for example `link`, `inline-image`, `inline-math` or `mention`.
          *     - `text`: a run of text, made of `leaves` that each carry the same formatting `marks`.
          *
          *     Type-specific values (the language of a code block, the source of an image, the target of a link, the
-         *     `checked` state of a task item, the alignment of each table column...) live in `data`; `data.align` is
-         *     only the alignment of the block's own text.
+         *     `checked` state of a task item, the columns and rows of a table...) live in `data`; `data.align` is
+         *     only the alignment of the block's own text. Markdown headings of the fourth to sixth level are `heading-3`
+         *     blocks with `data.level`.
          */
         DocumentBlock: {
             /**
@@ -4058,6 +4061,8 @@ export interface components {
             key?: string;
             /** @description Child nodes (blocks, inline nodes or text nodes). Empty for void blocks. */
             nodes: components["schemas"]["DocumentBlock"][];
+            /** @description Content that belongs to the block without being a child of it (the cells of a table, the caption of an image). */
+            fragments?: components["schemas"]["DocumentFragment"][];
             /** @description True when the block has no editable text of its own (for example a divider or an image). */
             isVoid?: boolean;
             /** @description Type-specific values of the block. Further properties are kept as given. */
@@ -4082,6 +4087,8 @@ export interface components {
             key?: string;
             /** @description Child nodes, usually text nodes. Empty for void inline nodes. */
             nodes: components["schemas"]["DocumentBlock"][];
+            /** @description Content that belongs to the block without being a child of it (the cells of a table, the caption of an image). */
+            fragments?: components["schemas"]["DocumentFragment"][];
             /** @description True when the node has no editable text of its own (for example an inline image). */
             isVoid?: boolean;
             /** @description Type-specific values, for example the `ref` or `url` a link points at. Further properties are kept as given. */
@@ -4120,6 +4127,26 @@ export interface components {
                     };
                 }[];
             }[];
+        };
+        /**
+         * @description Content that belongs to a block without being one of its children, as the public document format has it:
+         *     the cells of a `table` (each record's value for a column is the id of the fragment holding that cell), the
+         *     caption of an `image`. The block's `data` refers to a fragment by its `fragment` id.
+         */
+        DocumentFragment: {
+            /**
+             * @description Always `fragment`.
+             * @constant
+             */
+            object: "fragment";
+            /** @description Identifier of the node, unique within the document. */
+            key?: string;
+            /** @description Id of the fragment within its block, which the block's `data` refers to. */
+            fragment: string;
+            /** @description Kind of fragment, when the block has several (for example `caption`). */
+            type?: string;
+            /** @description The blocks of the fragment (paragraphs, for table cells and captions). */
+            nodes: components["schemas"]["DocumentBlock"][];
         };
         /**
          * @description A rich document as a tree of nodes: the top-level `nodes` are blocks (paragraphs, headings, lists, code,
@@ -11833,9 +11860,9 @@ export interface operations {
                     body: components["schemas"]["CommentBody"];
                     /** @description The cell of the table block `node` to attach the comment to. */
                     tableCell?: {
-                        /** @description Id of the table row (record). */
+                        /** @description Id of the table row (record), a key of the table block's `data.records`. */
                         record: string;
-                        /** @description Id of the table column (definition). */
+                        /** @description Id of the table column (definition), a key of the table block's `data.definition`. */
                         definition: string;
                     };
                 };

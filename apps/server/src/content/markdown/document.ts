@@ -34,10 +34,13 @@ export type DocumentRef =
   | { kind: 'anchor'; anchor: string }
   | { kind: 'url'; url: string };
 
+/** The references an image may have in the public document format: a file of the space, or a URL. */
+export type ImageRef = { kind: 'file'; file: string } | { kind: 'url'; url: string };
+
 // Type aliases rather than interfaces: those are what the contract's open `data` objects accept.
 export type ImageData = {
   src: string;
-  ref: DocumentRef;
+  ref: ImageRef;
   alt?: string;
   title?: string;
 };
@@ -46,6 +49,9 @@ export type FootnoteData = {
   identifier: string;
   label?: string;
 };
+
+/** `data` that holds nothing: the public schema requires the object on some nodes (dividers, code lines...). */
+export type NoData = Record<string, never>;
 
 interface InlineOf<T extends string, N extends DocNode = never> {
   object: 'inline';
@@ -79,13 +85,28 @@ interface BlockOf<T extends string, N extends DocNode> {
   nodes: N[];
 }
 
+/**
+ * Content that belongs to a void block without being its child (the public format's fragments): the cells
+ * of a table, the caption of an image. `fragment` is the id the block's `data` refers to it by.
+ */
+export interface DocFragment {
+  object: 'fragment';
+  key?: string;
+  fragment: string;
+  nodes: DocParagraph[];
+}
+
 export type HeadingLevel = 1 | 2 | 3 | 4 | 5 | 6;
-export type HeadingType = `heading-${HeadingLevel}`;
+/** The public format has three heading levels; markdown's fourth to sixth are `heading-3` with `data.level`. */
+export type HeadingType = 'heading-1' | 'heading-2' | 'heading-3';
 
 export type DocParagraph = BlockOf<'paragraph', DocInlineContent>;
-export type DocHeading = BlockOf<HeadingType, DocInlineContent>;
+export interface DocHeading extends BlockOf<HeadingType, DocInlineContent> {
+  data: { level?: 4 | 5 | 6 };
+}
 export interface DocDivider extends BlockOf<'divider', never> {
   isVoid: true;
+  data: NoData;
 }
 export type DocBlockquote = BlockOf<'blockquote', DocBlock>;
 export interface DocHint extends BlockOf<'hint', DocBlock> {
@@ -93,16 +114,23 @@ export interface DocHint extends BlockOf<'hint', DocBlock> {
   data: { style: string; alert?: string };
 }
 export interface DocListItem extends BlockOf<'list-item', DocBlock> {
+  /** `checked` on task items; `spread` on the items of a loose list (blank lines between its items). */
   data?: { checked?: boolean; spread?: boolean };
 }
 export type ListType = 'list-ordered' | 'list-unordered' | 'list-tasks';
-export interface DocList extends BlockOf<ListType, DocListItem> {
-  /** `ordered` only on task lists (numbered ones); `start` when not 1. */
-  data?: { ordered?: boolean; start?: number; spread?: boolean };
+/** A numbered list; numbered task lists are numbered lists whose items are `checked` or not. */
+export interface DocListOrdered extends BlockOf<'list-ordered', DocListItem> {
+  /** `start` when not 1. */
+  data: { start?: number };
 }
-export type DocCodeLine = BlockOf<'code-line', DocText>;
+export type DocListUnordered = BlockOf<'list-unordered', DocListItem>;
+export type DocListTasks = BlockOf<'list-tasks', DocListItem>;
+export type DocList = DocListOrdered | DocListUnordered | DocListTasks;
+export interface DocCodeLine extends BlockOf<'code-line', DocText> {
+  data: NoData;
+}
 export interface DocCode extends BlockOf<'code', DocCodeLine> {
-  data?: { syntax?: string; meta?: string };
+  data: { syntax?: string; meta?: string };
 }
 export interface DocHtml extends BlockOf<'html', never> {
   isVoid: true;
@@ -111,13 +139,31 @@ export interface DocHtml extends BlockOf<'html', never> {
 export interface DocImage extends BlockOf<'image', never> {
   isVoid: true;
   data: ImageData;
+  fragments: DocFragment[];
 }
-export type DocImages = BlockOf<'images', DocImage>;
-export type TableAlign = 'left' | 'right' | 'center' | null;
-export type DocTableCell = BlockOf<'table-cell', DocInlineContent>;
-export type DocTableRow = BlockOf<'table-row', DocTableCell>;
-export interface DocTable extends BlockOf<'table', DocTableRow> {
-  data?: { aligns: TableAlign[] };
+export interface DocImages extends BlockOf<'images', DocImage> {
+  isVoid: false;
+  data: NoData;
+}
+export type TableAlign = 'left' | 'right' | 'center';
+/** A column of a table (the public format's text column definition). */
+export type TableColumn = { id: string; title: string; type: 'text'; textAlignment: TableAlign };
+/** A row of a table: each column's value is the id of the fragment holding the cell's content. */
+export type TableRecord = { orderIndex: string; values: Record<string, string> };
+export type TableData = {
+  view: { type: 'grid'; columns: string[]; hideHeader: boolean };
+  records: Record<string, TableRecord>;
+  definition: Record<string, TableColumn>;
+};
+/**
+ * A table, as the public format has it: a void block whose `data` holds its columns (`definition`, in the
+ * order `view.columns` gives) and rows (`records`, by `orderIndex`), each cell's content in a fragment. The
+ * header row is the columns' titles; a header cell with formatting also has a fragment, `header:<column>`.
+ */
+export interface DocTable extends BlockOf<'table', never> {
+  isVoid: true;
+  data: TableData;
+  fragments: DocFragment[];
 }
 export interface DocFootnote extends BlockOf<'footnote', DocBlock> {
   data: FootnoteData;
@@ -137,8 +183,6 @@ export type DocBlock =
   | DocImages
   | DocImage
   | DocTable
-  | DocTableRow
-  | DocTableCell
   | DocFootnote;
 
 export type DocNode = DocBlock | DocInline | DocText;
@@ -153,14 +197,48 @@ export interface Doc {
 const asContractDocument = (doc: Doc): JSONDocument => doc;
 void asContractDocument;
 
-/** The level of a heading block, or undefined for any other block. */
+/** The level of a heading block (1 to 6), or undefined for any other block. */
 export function headingLevel(node: DocBlock): HeadingLevel | undefined {
-  const match = /^heading-([1-6])$/.exec(node.type);
-  return match ? (Number(match[1]) as HeadingLevel) : undefined;
+  if (node.type !== 'heading-1' && node.type !== 'heading-2' && node.type !== 'heading-3') return undefined;
+  return node.data.level ?? (Number(node.type.slice('heading-'.length)) as HeadingLevel);
 }
 
-/** The text of a document node, without formatting. */
+/** The header prefix of the fragment that holds a formatted header cell of a table. */
+export const TABLE_HEADER_FRAGMENT = 'header:';
+
+/** The id of the fragment holding a table cell. */
+export function tableCellFragment(record: string, column: string): string {
+  return `${record}:${column}`;
+}
+
+/**
+ * A table as a grid: its column alignments, and its rows (the header first), each cell a paragraph of its
+ * content. For readers that lay tables out (the PDF renderer).
+ */
+export function tableGrid(table: DocTable): { aligns: TableAlign[]; hideHeader: boolean; rows: DocParagraph[][] } {
+  const fragments = new Map(table.fragments.map((fragment) => [fragment.fragment, fragment]));
+  const cell = (fragmentId: string | undefined, fallback: string): DocParagraph => {
+    const fragment = fragmentId === undefined ? undefined : fragments.get(fragmentId);
+    if (fragment) return { object: 'block', type: 'paragraph', nodes: fragment.nodes.flatMap((paragraph) => paragraph.nodes) };
+    return { object: 'block', type: 'paragraph', nodes: fallback ? [{ object: 'text', leaves: [{ object: 'leaf', text: fallback, marks: [] }] }] : [] };
+  };
+  const columns = table.data.view.columns.filter((id) => table.data.definition[id]);
+  const records = Object.entries(table.data.records).sort(([, a], [, b]) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0));
+  return {
+    aligns: columns.map((id) => table.data.definition[id]!.textAlignment),
+    hideHeader: table.data.view.hideHeader,
+    rows: [
+      columns.map((id) => cell(`${TABLE_HEADER_FRAGMENT}${id}`, table.data.definition[id]!.title)),
+      ...records.map(([, record]) => columns.map((id) => cell(record.values[id], ''))),
+    ],
+  };
+}
+
+/** The text of a document node (fragments included), without formatting. */
 export function plainText(node: DocNode): string {
   if (node.object === 'text') return node.leaves.map((item) => item.text).join('');
+  if (node.object === 'block' && node.type === 'table') {
+    return tableGrid(node).rows.map((row) => row.map(plainText).join(' ')).join('\n');
+  }
   return (node.nodes as DocNode[]).map(plainText).join('');
 }

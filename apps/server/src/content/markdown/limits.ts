@@ -76,16 +76,8 @@ export function treeDepth(root: mdast.Root): number {
  * the limit) what passes a limit. `what` names the content in the message, e.g. `document.markdown`.
  */
 export function parseMarkdownWithinLimits(markdown: string, what = 'markdown'): mdast.Root {
-  if (markdown.length > MAX_MARKDOWN_LENGTH) {
-    throw new ContentError('content_limit', `${what} is ${markdown.length} characters long; the limit is ${MAX_MARKDOWN_LENGTH} characters`);
-  }
-  const nesting = sourceNestingDepth(markdown);
-  if (nesting > MAX_BLOCK_NESTING) {
-    throw new ContentError(
-      'content_limit',
-      `${what} nests quotes and lists up to ${nesting} levels deep; the limit is ${MAX_BLOCK_NESTING} levels`,
-    );
-  }
+  const breach = markdownLimitBreach(markdown, what);
+  if (breach !== undefined) throw new ContentError('content_limit', breach);
   const tree = parseMarkdown(markdown);
   const depth = treeDepth(tree);
   if (depth > MAX_TREE_DEPTH) {
@@ -95,6 +87,18 @@ export function parseMarkdownWithinLimits(markdown: string, what = 'markdown'): 
     );
   }
   return tree;
+}
+
+/**
+ * The limit markdown passes that can be told from its text alone (length, quote and list nesting), in one
+ * linear pass, or undefined. Readers of stored markdown check it before parsing: markdown stored before the
+ * limits existed may pass them, and its parse would take minutes or overflow the stack.
+ */
+export function markdownLimitBreach(markdown: string, what = 'markdown'): string | undefined {
+  if (markdown.length > MAX_MARKDOWN_LENGTH) return `${what} is ${markdown.length} characters long; the limit is ${MAX_MARKDOWN_LENGTH} characters`;
+  const nesting = sourceNestingDepth(markdown);
+  if (nesting > MAX_BLOCK_NESTING) return `${what} nests quotes and lists up to ${nesting} levels deep; the limit is ${MAX_BLOCK_NESTING} levels`;
+  return undefined;
 }
 
 /** Refuses markdown that passes a limit (see `parseMarkdownWithinLimits`). */

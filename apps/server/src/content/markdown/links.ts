@@ -1,4 +1,5 @@
 import type { Root } from 'mdast';
+import { markdownLimitBreach } from './limits.js';
 import { collectDefinitions, parseMarkdown, visit } from './syntax.js';
 
 /*
@@ -104,8 +105,12 @@ const OPENAPI_BLOCK = /\{%\s*openapi-(?:operation|schemas|webhook)\s([^%]*?)%\}/
 const LEGACY_OPENAPI_BLOCK = /\{%\s*(?:openapi|swagger)\s([^%]*?)%\}/g;
 const attribute = (tag: string, name: string): string | undefined => new RegExp(`(?:^|\\s)${name}="([^"]*)"`).exec(tag)?.[1];
 
-/** The links and file references of a page's markdown, in reading order, one entry per occurrence. */
+/**
+ * The links and file references of a page's markdown, in reading order, one entry per occurrence. Markdown
+ * past the content limits (stored before they existed) has none: it is not parsed (see markdownLimitBreach).
+ */
 export function extractReferences(markdown: string, options: { pagePath?: string } = {}): ExtractedReferences {
+  if (markdownLimitBreach(markdown) !== undefined) return { links: [], files: [], specs: [] };
   const tree = parseMarkdown(markdown);
   const definitions = collectDefinitions(tree);
   const links: ContentReference[] = [];
@@ -296,8 +301,13 @@ export function applyLinkRewrites(markdown: string, destinations: readonly LinkD
   return parts.join('');
 }
 
-/** Rewrites the destinations of links, images and link definitions (findLinkDestinations, then applyLinkRewrites). */
+/**
+ * Rewrites the destinations of links, images and link definitions (findLinkDestinations, then
+ * applyLinkRewrites). Markdown past the content limits (stored before they existed) is answered as it is:
+ * its parse would take minutes or overflow the stack.
+ */
 export function rewriteLinks(markdown: string, rewrite: LinkRewriter, tree?: Root): string {
+  if (!tree && markdownLimitBreach(markdown) !== undefined) return markdown;
   return applyLinkRewrites(markdown, findLinkDestinations(markdown, tree), rewrite);
 }
 

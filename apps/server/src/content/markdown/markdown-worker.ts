@@ -1,22 +1,42 @@
 import { ContentError } from '../errors.js';
+import { referencePages, type ReferencePagesResult } from '../openapi-reference.js';
 import { parseMarkdownWithinLimits } from './limits.js';
 import { findLinkDestinations, type LinkDestination } from './links.js';
+import { extractSections, type MarkdownSection } from './sections.js';
 
 /*
- * The worker-thread side of markdown-pool.ts: markdown about to be stored, checked against the content
- * limits and parsed for its link destinations, where the parse (seconds for a large page) cannot stall the
- * requests the server is answering. A refusal comes back as its message: error classes do not cross threads.
+ * The worker-thread side of markdown-pool.ts: large markdown parsed where the parse (seconds for a large
+ * page) cannot stall the requests the server is answering. Markdown about to be stored is checked against
+ * the content limits and parsed for its link destinations; markdown to index is cut into its search
+ * sections; an OpenAPI document becomes the `openapi-reference` template's pages. A refusal comes back as its message: error classes do not cross threads.
  */
 
 export interface CheckMarkdownTask {
+  kind?: 'check';
   markdown: string;
   /** Names the content in a refusal, e.g. `document.markdown`. */
   what: string;
 }
 
+export interface SectionsTask {
+  kind: 'sections';
+  markdown: string;
+}
+
+/** The pages of the `openapi-reference` template from an OpenAPI document's text (`referencePages`). */
+export interface ReferencePagesTask {
+  kind: 'openapi-reference';
+  text: string;
+  fileName: string;
+}
+
+export type MarkdownTask = CheckMarkdownTask | SectionsTask | ReferencePagesTask;
+
 export type CheckMarkdownResult = { links: LinkDestination[] } | { refused: string };
 
-export default function checkMarkdownTask(task: CheckMarkdownTask): CheckMarkdownResult {
+export default function markdownTask(task: MarkdownTask): CheckMarkdownResult | MarkdownSection[] | ReferencePagesResult {
+  if (task.kind === 'sections') return extractSections(task.markdown);
+  if (task.kind === 'openapi-reference') return referencePages(task.text, task.fileName);
   try {
     return { links: findLinkDestinations(task.markdown, parseMarkdownWithinLimits(task.markdown, task.what)) };
   } catch (error) {

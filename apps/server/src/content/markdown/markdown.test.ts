@@ -8,6 +8,7 @@ import {
   markdownToDocument,
   plainText,
   rewriteLinks,
+  tableGrid,
   type DocBlock,
   type DocInline,
   type DocNode,
@@ -153,16 +154,18 @@ describe('markdownToDocument', () => {
     expect(plainText(top[7]!)).toBe('All good.');
   });
 
-  it('reads tables as rows of cells with column alignments', () => {
+  it('reads tables as void table blocks: columns with their alignments, and rows of cells in fragments', () => {
     const table = top[8]!;
-    expect(dataOf(table)).toEqual({ aligns: ['left', 'right'] });
-    expect(table.nodes.map((row) => (row as DocBlock).nodes.map((cell) => plainText(cell)))).toEqual([
+    if (table.type !== 'table') throw new Error('not a table');
+    const grid = tableGrid(table);
+    expect(grid.aligns).toEqual(['left', 'right']);
+    expect(grid.rows.map((row) => row.map((cell) => plainText(cell)))).toEqual([
       ['Name', 'Size'],
       ['a', '1'],
       ['b', '2'],
     ]);
-    const boldCell = (table.nodes[2] as DocBlock).nodes[0] as DocBlock;
-    expect(((boldCell.nodes[0] as DocText).leaves[0]!.marks[0]!.type)).toBe('bold');
+    expect(((grid.rows[2]![0]!.nodes[0] as DocText).leaves[0]!.marks[0]!.type)).toBe('bold');
+    expect(plainText(table)).toBe('Name Size\na 1\nb 2');
   });
 
   it('reads a paragraph of images as an images block, with file references where known', () => {
@@ -216,10 +219,18 @@ describe('markdownToDocument', () => {
   });
 
   it('keeps keys within 128 characters however deep the nesting', () => {
-    const deep = markdownToDocument(`${'> '.repeat(80)}deep`);
+    // Lists as deep as the limits allow: a list and its item per level, so keys of 130 characters and more.
+    const deep = markdownToDocument(Array.from({ length: 32 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n'));
+    expect(allNodes(deep.nodes).some((node) => node.key!.startsWith('h'))).toBe(true);
     const keys = allNodes(deep.nodes).map((node) => node.key!);
     expect(Math.max(...keys.map((key) => key.length))).toBeLessThanOrEqual(128);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('refuses markdown past the content limits (stored before they existed) naming the limit, before parsing it', () => {
+    expect(() => markdownToDocument(`${'>'.repeat(5000)} deep`, { what: "the page's markdown" })).toThrow(
+      "the page's markdown nests quotes and lists up to 5000 levels deep; the limit is 32 levels",
+    );
   });
 
   it('leaves an unclosed GitBook hint as the text it is', () => {
@@ -262,7 +273,7 @@ describe('documentToMarkdown', () => {
       '{% endhint %}',
       '',
       '| a | b |',
-      '| :- | -: |',
+      '| - | -: |',
       '| 1 | 2 |',
       '',
       '![x](/files/f1) ![y](y.png)',
@@ -276,7 +287,7 @@ describe('documentToMarkdown', () => {
     ].join('\n');
     const out = documentToMarkdown(markdownToDocument(canonical));
     // Tables are re-padded by the serializer; everything else is kept as written.
-    expect(out.replace(/\| a {2}\|  b \|\n\| :- \| -: \|\n\| 1 {2}\|  2 \|/, '| a | b |\n| :- | -: |\n| 1 | 2 |')).toBe(canonical);
+    expect(out.replace(/\| a \|  b \|\n\| - \| -: \|\n\| 1 \|  2 \|/, '| a | b |\n| - | -: |\n| 1 | 2 |')).toBe(canonical);
   });
 
   it('writes references that carry no original URL as stable Quire links', () => {

@@ -1,4 +1,5 @@
 import type * as mdast from 'mdast';
+import { markdownLimitBreach } from './limits.js';
 import { groupGitBookHints, parseMarkdown } from './syntax.js';
 
 /* Search sections: a page cut at its headings, as plain text, and the anchors of those headings. */
@@ -11,8 +12,13 @@ export interface MarkdownSection {
   body: string;
 }
 
-/** The page cut at each heading, as search indexes it; the part before the first heading only when not empty. */
+/**
+ * The page cut at each heading, as search indexes it; the part before the first heading only when not empty.
+ * Markdown past the content limits (stored before they existed) is not parsed (see markdownLimitBreach): it
+ * is one section of its text as written, so that its words are still found.
+ */
 export function extractSections(markdown: string): MarkdownSection[] {
+  if (markdownLimitBreach(markdown) !== undefined) return markdown.trim() ? [{ id: '', title: '', body: markdown }] : [];
   const tree = parseMarkdown(markdown);
   const sections: MarkdownSection[] = [];
   const anchors = new Map<string, number>();

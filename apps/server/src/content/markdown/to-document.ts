@@ -7,6 +7,7 @@ import {
   type DocInline,
   type DocInlineContent,
   type DocCodeLine,
+  type DocFragment,
   type DocLeaf,
   type DocLink,
   type DocListItem,
@@ -14,14 +15,21 @@ import {
   type DocNode,
   type DocText,
   type DocumentRef,
+  type DocParagraph,
+  type DocTable,
   type FootnoteData,
   type ImageData,
-  type ListType,
+  type ImageRef,
   type MarkType,
   type TableAlign,
+  type TableColumn,
+  type TableRecord,
+  TABLE_HEADER_FRAGMENT,
+  tableCellFragment,
 } from './document.js';
+import { parseMarkdownWithinLimits } from './limits.js';
 import { classifyUrl } from './links.js';
-import { alertOf, collectDefinitions, groupGitBookHints, parseMarkdown, type HintGroup } from './syntax.js';
+import { alertOf, collectDefinitions, groupGitBookHints, type HintGroup } from './syntax.js';
 
 /*
  * Markdown to Document. Markdown is what Quire stores (it is what clients write, what Git holds and what
@@ -33,10 +41,16 @@ export interface MarkdownOptions {
   pagePath?: string;
   /** Turns a space path into a page id, so that links by path become page references. */
   resolvePagePath?: (path: string) => string | undefined;
+  /** Names the markdown in the message of a content limit it passes, e.g. `the page's markdown`. */
+  what?: string;
 }
 
+/**
+ * The document of markdown. Markdown past the content limits (stored before they existed) is refused with
+ * ContentError `content_limit` naming the limit: its conversion would overflow the stack.
+ */
 export function markdownToDocument(markdown: string, options: MarkdownOptions = {}): Doc {
-  const tree = parseMarkdown(markdown);
+  const tree = parseMarkdownWithinLimits(markdown, options.what);
   const context: ConvertContext = { options, definitions: collectDefinitions(tree) };
   const nodes = convertBlocks(groupGitBookHints(tree.children), context);
   assignKeys(nodes, '');
@@ -70,15 +84,20 @@ function convertBlock(node: mdast.RootContent | HintGroup, context: ConvertConte
         return {
           object: 'block',
           type: 'images',
-          nodes: images.map((image) => ({ object: 'block', type: 'image', isVoid: true, nodes: [], data: imageData(image.url, image.alt, image.title, context) })),
+          isVoid: false,
+          data: {},
+          nodes: images.map((image) => ({ object: 'block', type: 'image', isVoid: true, nodes: [], data: imageData(image.url, image.alt, image.title, context), fragments: [] })),
         };
       }
       return { object: 'block', type: 'paragraph', nodes: convertInlines(node.children, context) };
     }
-    case 'heading':
-      return { object: 'block', type: `heading-${node.depth}`, nodes: convertInlines(node.children, context) };
+    case 'heading': {
+      const nodes = convertInlines(node.children, context);
+      if (node.depth <= 3) return { object: 'block', type: `heading-${node.depth as 1 | 2 | 3}`, data: {}, nodes };
+      return { object: 'block', type: 'heading-3', data: { level: node.depth as 4 | 5 | 6 }, nodes };
+    }
     case 'thematicBreak':
-      return { object: 'block', type: 'divider', isVoid: true, nodes: [] };
+      return { object: 'block', type: 'divider', isVoid: true, data: {}, nodes: [] };
     case 'blockquote': {
       const alert = alertOf(node);
       if (alert) return { object: 'block', type: 'hint', nodes: convertBlocks(alert.children, context), data: { style: alert.style, alert: alert.marker } };
@@ -88,40 +107,32 @@ function convertBlock(node: mdast.RootContent | HintGroup, context: ConvertConte
       return { object: 'block', type: 'hint', nodes: convertBlocks(node.children, context), data: { style: node.style } };
     case 'list': {
       const tasks = node.children.some((item) => typeof item.checked === 'boolean');
-      const type: ListType = tasks ? 'list-tasks' : node.ordered ? 'list-ordered' : 'list-unordered';
-      const data: { ordered?: boolean; start?: number; spread?: boolean } = {};
-      if (node.ordered && tasks) data.ordered = true;
-      if (node.ordered && typeof node.start === 'number' && node.start !== 1) data.start = node.start;
-      if (node.spread) data.spread = true;
+      // Looseness is the list's (blank lines between items), kept on each item: the public format's lists
+      // take no data of their own beyond an ordered list's start.
+      const spread = node.spread === true || node.children.some((item) => item.spread === true);
       const items = node.children.map((item): DocListItem => {
         const itemData: { checked?: boolean; spread?: boolean } = {};
         if (typeof item.checked === 'boolean') itemData.checked = item.checked;
-        if (item.spread) itemData.spread = true;
+        if (spread) itemData.spread = true;
         return withData({ object: 'block', type: 'list-item', nodes: convertBlocks(item.children, context) } as const, itemData);
       });
-      return withData({ object: 'block', type, nodes: items } as const, data);
+      // A numbered task list is a numbered list whose items are checked or not.
+      if (node.ordered) {
+        return { object: 'block', type: 'list-ordered', data: typeof node.start === 'number' && node.start !== 1 ? { start: node.start } : {}, nodes: items };
+      }
+      return { object: 'block', type: tasks ? 'list-tasks' : 'list-unordered', nodes: items };
     }
     case 'code': {
       const data: { syntax?: string; meta?: string } = {};
       if (node.lang) data.syntax = node.lang;
       if (node.meta) data.meta = node.meta;
-      const lines = node.value.split('\n').map((line): DocCodeLine => ({ object: 'block', type: 'code-line', nodes: [text([leaf(line, [])])] }));
-      return withData({ object: 'block', type: 'code', nodes: lines } as const, data);
+      const lines = node.value.split('\n').map((line): DocCodeLine => ({ object: 'block', type: 'code-line', data: {}, nodes: [text([leaf(line, [])])] }));
+      return { object: 'block', type: 'code', data, nodes: lines };
     }
     case 'html':
       return { object: 'block', type: 'html', isVoid: true, nodes: [], data: { html: node.value } };
-    case 'table': {
-      const aligns: TableAlign[] = (node.align ?? []).map((align) => align ?? null);
-      const rows = node.children.map(
-        (row) =>
-          ({
-            object: 'block',
-            type: 'table-row',
-            nodes: row.children.map((cell) => ({ object: 'block', type: 'table-cell', nodes: convertInlines(cell.children, context) }) as const),
-          }) as const,
-      );
-      return withData({ object: 'block', type: 'table', nodes: rows } as const, aligns.some((align) => align !== null) ? { aligns } : undefined);
-    }
+    case 'table':
+      return convertTable(node, context);
     case 'footnoteDefinition':
       return { object: 'block', type: 'footnote', nodes: convertBlocks(node.children, context), data: footnoteData(node) };
     case 'definition':
@@ -131,6 +142,48 @@ function convertBlock(node: mdast.RootContent | HintGroup, context: ConvertConte
     default:
       return undefined;
   }
+}
+
+const ORDER_INDEX_WIDTH = 6;
+
+/** A markdown table as the public format's void table: columns, records, and each cell in a fragment. */
+function convertTable(node: mdast.Table, context: ConvertContext): DocTable {
+  const [header, ...rows] = node.children;
+  const width = Math.max(0, ...node.children.map((row) => row.children.length));
+  const columnIds = Array.from({ length: width }, (_, index) => `c${index}`);
+  const fragments: DocFragment[] = [];
+  const paragraphOf = (cell: mdast.TableCell | undefined): DocParagraph => ({ object: 'block', type: 'paragraph', nodes: cell ? convertInlines(cell.children, context) : [] });
+  const definition: Record<string, TableColumn> = {};
+  columnIds.forEach((id, index) => {
+    const cell = paragraphOf(header?.children[index]);
+    const plain = cell.nodes.every((child) => child.object === 'text' && child.leaves.every((item) => item.marks.length === 0));
+    const title = cell.nodes.map((child) => (child.object === 'text' ? child.leaves.map((item) => item.text).join('') : '')).join('');
+    // Titles are plain text; a header cell with formatting or links also keeps its content in a fragment.
+    if (!plain) fragments.push({ object: 'fragment', fragment: `${TABLE_HEADER_FRAGMENT}${id}`, nodes: [cell] });
+    const align: TableAlign = node.align?.[index] === 'center' || node.align?.[index] === 'right' ? node.align[index] : 'left';
+    definition[id] = { id, title, type: 'text', textAlignment: align };
+  });
+  const records: Record<string, TableRecord> = {};
+  rows.forEach((row, rowIndex) => {
+    const recordId = `r${rowIndex}`;
+    const values: Record<string, string> = {};
+    columnIds.forEach((columnId, index) => {
+      const fragment = tableCellFragment(recordId, columnId);
+      values[columnId] = fragment;
+      fragments.push({ object: 'fragment', fragment, nodes: [paragraphOf(row.children[index])] });
+    });
+    records[recordId] = { orderIndex: String(rowIndex).padStart(ORDER_INDEX_WIDTH, '0'), values };
+  });
+  // A header row with nothing in it is a table without a header.
+  const hideHeader = width > 0 && Object.values(definition).every((column) => column.title === '') && !fragments.some((fragment) => fragment.fragment.startsWith(TABLE_HEADER_FRAGMENT));
+  return {
+    object: 'block',
+    type: 'table',
+    isVoid: true,
+    nodes: [],
+    data: { view: { type: 'grid', columns: columnIds, hideHeader }, records, definition },
+    fragments,
+  };
 }
 
 function footnoteData(node: { identifier: string; label?: string | null | undefined }): FootnoteData {
@@ -156,10 +209,16 @@ function text(leaves: DocLeaf[]): DocText {
 }
 
 function imageData(url: string, alt: string | null | undefined, title: string | null | undefined, context: ConvertContext): ImageData {
-  const data: ImageData = { src: url, ref: documentRef(url, context) };
+  const data: ImageData = { src: url, ref: imageRef(url, context) };
   if (alt) data.alt = alt;
   if (title) data.title = title;
   return data;
+}
+
+/** An image shows a file of the space or a URL (the public format's image references), nothing else. */
+function imageRef(url: string, context: ConvertContext): ImageRef {
+  const ref = documentRef(url, context);
+  return ref.kind === 'file' || ref.kind === 'url' ? ref : { kind: 'url', url };
 }
 
 /** The `ref` of a link or image in the document: a page or file of the space when known, else the URL. */
@@ -303,8 +362,19 @@ const MAX_KEY_LENGTH = 128;
 function assignKeys(nodes: readonly DocNode[], prefix: string): void {
   nodes.forEach((node, index) => {
     const position = prefix ? `${prefix}.${index}` : String(index);
-    node.key =
-      position.length < MAX_KEY_LENGTH ? position : `h${createHash('sha256').update(position).digest('hex').slice(0, 32)}`;
+    node.key = keyOf(position);
     if (node.object !== 'text') assignKeys(node.nodes, position);
+    // Fragments' nodes are positioned after the node's own children: `<position>.f<fragment index>...`.
+    if ('fragments' in node) {
+      node.fragments.forEach((fragment, index) => {
+        const fragmentPosition = `${position}.f${index}`;
+        fragment.key = keyOf(fragmentPosition);
+        assignKeys(fragment.nodes, fragmentPosition);
+      });
+    }
   });
+}
+
+function keyOf(position: string): string {
+  return position.length < MAX_KEY_LENGTH ? position : `h${createHash('sha256').update(position).digest('hex').slice(0, 32)}`;
 }

@@ -2,6 +2,7 @@ import type { JSONDocument } from '@quire/api-types';
 import type * as mdast from 'mdast';
 import type { Options as ToMarkdownOptions } from 'mdast-util-to-markdown';
 import { printGfm } from '../markdown-libraries.js';
+import { TABLE_HEADER_FRAGMENT } from './document.js';
 import { ALERT_FOR_STYLE, ALERT_STYLES } from './syntax.js';
 
 /*
@@ -18,6 +19,8 @@ interface LooseNode {
   nodes: LooseNode[];
   leaves?: { text: string; marks?: { type: string }[] }[];
   data?: Record<string, unknown>;
+  /** Content of a void block outside its children (table cells), by the id its `data` refers to. */
+  fragments?: { fragment?: string; nodes?: LooseNode[] }[];
 }
 
 function childrenOf(node: LooseNode): LooseNode[] {
@@ -63,7 +66,10 @@ function stringData(node: LooseNode, name: string): string | undefined {
 function blockToMdast(node: LooseNode): mdast.RootContent[] {
   const heading = /^heading-([1-6])$/.exec(node.type ?? '');
   if (heading) {
-    return [{ type: 'heading', depth: Number(heading[1]) as 1 | 2 | 3 | 4 | 5 | 6, children: inlinesToMdast(node.nodes) }];
+    // Markdown's fourth to sixth levels come as `heading-3` with `data.level` (the public format has three).
+    const level = node.data?.level;
+    const depth = Number(heading[1]) === 3 && (level === 4 || level === 5 || level === 6) ? level : Number(heading[1]);
+    return [{ type: 'heading', depth: depth as 1 | 2 | 3 | 4 | 5 | 6, children: inlinesToMdast(childrenOf(node)) }];
   }
   switch (node.type) {
     case 'paragraph':
@@ -97,9 +103,10 @@ function blockToMdast(node: LooseNode): mdast.RootContent[] {
     case 'list-ordered':
     case 'list-unordered':
     case 'list-tasks': {
+      // `ordered` on a task list is what earlier versions wrote for numbered task lists.
       const ordered = node.type === 'list-ordered' || (node.type === 'list-tasks' && node.data?.ordered === true);
       const start = typeof node.data?.start === 'number' ? node.data.start : 1;
-      const items: mdast.ListItem[] = node.nodes.map((item) => {
+      const items: mdast.ListItem[] = childrenOf(node).map((item) => {
         const data = item.object === 'block' ? item.data : undefined;
         const children = item.object === 'block' && item.type === 'list-item' ? blocksToMdast(item.nodes) : blocksToMdast([item]);
         return {
@@ -109,7 +116,9 @@ function blockToMdast(node: LooseNode): mdast.RootContent[] {
           children: children as mdast.BlockContent[],
         };
       });
-      return [{ type: 'list', ordered, start: ordered ? start : null, spread: node.data?.spread === true, children: items }];
+      // A loose list is one whose items are spread (blank lines between them).
+      const spread = node.data?.spread === true || items.some((item) => item.spread);
+      return [{ type: 'list', ordered, start: ordered ? start : null, spread, children: items }];
     }
     case 'code': {
       const lines = node.nodes.map((line) => looseText(line));
@@ -132,18 +141,8 @@ function blockToMdast(node: LooseNode): mdast.RootContent[] {
       const mdImage = imageToMdast(node);
       return mdImage ? [{ type: 'paragraph', children: [mdImage] }] : [];
     }
-    case 'table': {
-      const rawAligns = Array.isArray(node.data?.aligns) ? (node.data.aligns as unknown[]) : [];
-      const align = rawAligns.map((value) => (value === 'left' || value === 'right' || value === 'center' ? value : null));
-      const rows: mdast.TableRow[] = node.nodes.map((row) => ({
-        type: 'tableRow',
-        children: (row.object === 'text' ? [] : row.nodes).map((cell) => ({
-          type: 'tableCell',
-          children: cell.object === 'text' ? inlinesToMdast([cell]) : inlinesOfCell(cell),
-        })),
-      }));
-      return [{ type: 'table', align, children: rows }];
-    }
+    case 'table':
+      return [tableToMdast(node)];
     case 'footnote':
       return [
         {
@@ -161,13 +160,69 @@ function blockToMdast(node: LooseNode): mdast.RootContent[] {
   }
 }
 
+/**
+ * A table: the public format's void table (columns in `data.definition` ordered by `data.view.columns`, rows
+ * in `data.records` by `orderIndex`, each cell's content in the fragment its value names), or rows of cells
+ * as child nodes (`table-row` blocks holding `table-cell` blocks), which earlier versions answered.
+ */
+function tableToMdast(node: LooseNode): mdast.Table {
+  const cellOf = (children: LooseNode[]): mdast.TableCell => ({ type: 'tableCell', children: inlinesOfCell({ object: 'block', nodes: children }) });
+  if (childrenOf(node).length > 0) {
+    const rawAligns = Array.isArray(node.data?.aligns) ? (node.data.aligns as unknown[]) : [];
+    const align = rawAligns.map((value) => (value === 'left' || value === 'right' || value === 'center' ? value : null));
+    const rows: mdast.TableRow[] = childrenOf(node).map((row) => ({
+      type: 'tableRow',
+      children: (row.object === 'text' ? [] : childrenOf(row)).map((cell) => (cell.object === 'text' ? cellOf([cell]) : cellOf(childrenOf(cell)))),
+    }));
+    return { type: 'table', align, children: rows };
+  }
+  const data = node.data ?? {};
+  const record = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+  const definition = record(data.definition);
+  const view = record(data.view);
+  const columns = (Array.isArray(view.columns) ? view.columns : Object.keys(definition)).filter((id): id is string => typeof id === 'string');
+  const fragments = new Map<string, LooseNode[]>();
+  for (const fragment of Array.isArray(node.fragments) ? node.fragments : []) {
+    if (typeof fragment?.fragment === 'string' && Array.isArray(fragment.nodes)) fragments.set(fragment.fragment, fragment.nodes);
+  }
+  const textCell = (value: string): mdast.TableCell => ({ type: 'tableCell', children: value ? [{ type: 'text', value }] : [] });
+  const valueCell = (value: unknown): mdast.TableCell => {
+    if (typeof value === 'string') return fragments.has(value) ? cellOf(fragments.get(value)!) : textCell(value);
+    if (typeof value === 'number' || typeof value === 'boolean') return textCell(String(value));
+    return textCell('');
+  };
+  const header: mdast.TableRow = {
+    type: 'tableRow',
+    children: columns.map((id) => {
+      const formatted = fragments.get(`${TABLE_HEADER_FRAGMENT}${id}`);
+      if (formatted) return cellOf(formatted);
+      const title = record(definition[id]).title;
+      return textCell(view.hideHeader === true || typeof title !== 'string' ? '' : title);
+    }),
+  };
+  const orderOf = (value: unknown): string => {
+    const orderIndex = record(value).orderIndex;
+    return typeof orderIndex === 'string' ? orderIndex : '';
+  };
+  const rows = Object.values(record(data.records))
+    .sort((a, b) => (orderOf(a) < orderOf(b) ? -1 : orderOf(a) > orderOf(b) ? 1 : 0))
+    .map((row): mdast.TableRow => ({ type: 'tableRow', children: columns.map((id) => valueCell(record(record(row).values)[id])) }));
+  // Left is how an unaligned column shows, so it is written as no alignment.
+  const align = columns.map((id) => {
+    const value = record(definition[id]).textAlignment;
+    return value === 'right' || value === 'center' ? value : null;
+  });
+  return { type: 'table', align, children: [header, ...rows] };
+}
+
 /** A table cell holds inlines; a cell made elsewhere may wrap them in paragraphs, which GFM cannot hold. */
 function inlinesOfCell(cell: LooseNode): mdast.PhrasingContent[] {
-  if (!cell.nodes.some((child) => child.object === 'block')) return inlinesToMdast(cell.nodes);
+  const children = childrenOf(cell);
+  if (!children.some((child) => child.object === 'block')) return inlinesToMdast(children);
   const parts: mdast.PhrasingContent[] = [];
-  for (const child of cell.nodes) {
+  for (const child of children) {
     if (parts.length > 0) parts.push({ type: 'text', value: ' ' });
-    parts.push(...(child.object === 'block' ? inlinesToMdast(child.nodes) : inlinesToMdast([child])));
+    parts.push(...(child.object === 'block' ? inlinesToMdast(childrenOf(child)) : inlinesToMdast([child])));
   }
   return parts;
 }

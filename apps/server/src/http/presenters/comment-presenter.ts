@@ -1,5 +1,5 @@
 import type { components, JSONDocument } from '@quire/api-types';
-import { documentToMarkdown, markdownToDocument } from '../../content/index.js';
+import { ContentError, documentToMarkdown, markdownToDocument } from '../../content/index.js';
 import { commentPermissions, commentReplyPermissions } from '../../policies/comment-policy.js';
 import { canSeeMemberEmail } from '../../policies/member-policy.js';
 import type { CommentView, DiscussionViewer, ReplyView, StoredBody } from '../../services/comment-service.js';
@@ -23,7 +23,15 @@ export type BodyFormat = 'markdown' | 'document' | undefined;
 export function presentCommentBody(stored: StoredBody, format: BodyFormat): ApiCommentBody {
   if (stored.body_format === 'empty') return {};
   if (stored.body_format === 'markdown') {
-    return format === 'document' ? { document: markdownToDocument(stored.body) } : { markdown: stored.body };
+    if (format !== 'document') return { markdown: stored.body };
+    try {
+      return { document: markdownToDocument(stored.body) };
+    } catch (error) {
+      // Markdown stored before the content limits existed cannot become a document: it is answered as it
+      // was written (the body is either form), rather than failing the comment, or the whole list.
+      if (error instanceof ContentError) return { markdown: stored.body };
+      throw error;
+    }
   }
   const document = JSON.parse(stored.body) as JSONDocument;
   if (format !== 'markdown') return { document };

@@ -1,4 +1,5 @@
 import { lazyModule } from '../lazy-module.js';
+import { markdownLimitBreach } from './markdown/limits.js';
 
 /** The YAML parser, loaded when a YAML specification is first read. */
 const yaml = lazyModule<typeof import('yaml')>('yaml');
@@ -293,4 +294,34 @@ export function referenceIntroMarkdown(reference: ApiReference, fileName: string
   const lines = [`Reference of ${reference.title}${reference.version ? ` (version ${reference.version})` : ''}, generated from ${code(fileName)}.`, ''];
   if (reference.description) lines.push(reference.description.trim(), '');
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** The markdown of the `openapi-reference` template's pages, or why there is none. */
+export type ReferencePagesResult =
+  | { intro: string; tags: Array<{ name: string; markdown: string }> }
+  /** The text is not an OpenAPI document (OpenApiDocumentError's message). */
+  | { invalid: string }
+  /** A page's markdown would pass a content limit (its message names the limit). */
+  | { refused: string };
+
+/**
+ * Parses an OpenAPI document's text and makes the reference's pages, checked against the limits of length
+ * and nesting (descriptions are the document author's markdown, as deep or large as they like). Those are
+ * checked on the text in one pass: parsing megabytes of generated markdown takes minutes here, and a page
+ * whose inline formatting alone is too deep still reads (as markdown; a document read names the limit).
+ * CPU work only, with plain results, so that it can run in the markdown worker thread.
+ */
+export function referencePages(text: string, fileName: string): ReferencePagesResult {
+  let reference: ApiReference;
+  try {
+    reference = buildApiReference(parseOpenApiDocument(text));
+  } catch (error) {
+    if (error instanceof OpenApiDocumentError) return { invalid: error.message };
+    throw error;
+  }
+  const intro = referenceIntroMarkdown(reference, fileName);
+  const tags = reference.tags.map((tag) => ({ name: tag.name, markdown: tagMarkdown(tag) }));
+  const breach = markdownLimitBreach(intro, 'the markdown of the reference page')
+    ?? tags.map((tag) => markdownLimitBreach(tag.markdown, `the markdown of the page of tag "${tag.name}"`)).find((message) => message !== undefined);
+  return breach === undefined ? { intro, tags } : { refused: breach };
 }
