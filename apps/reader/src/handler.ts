@@ -175,6 +175,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
   const pageCache = new LruCache<RenderedPage>(options.pageCacheEntries ?? 2_000);
   const treeCache = new LruCache<RevisionPage[]>(200);
   const fileCache = new LruCache<RevisionFile[]>(200);
+  const siteTrees = new LruCache<SiteTree>(200);
   const apiUrl = () => (typeof options.apiUrl === 'function' ? options.apiUrl() : options.apiUrl);
   const clientOptions = () => ({ baseUrl: apiUrl(), ...(options.fetch ? { fetch: options.fetch } : {}) });
   const anonymous = () => createQuireClient(clientOptions());
@@ -476,8 +477,13 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     }
 
     const client = visitorClient(lookup.apiToken);
-    const roots = await pagesOf(client, lookup.space, lookup.revision);
-    const tree = buildTree(roots, lookup.basePath);
+    // The walked tree is kept too: on a cached page, walking 1,000 pages would be most of the work.
+    const treeKey = `${lookup.space}|${lookup.revision}|${lookup.basePath}`;
+    let tree = siteTrees.get(treeKey);
+    if (!tree) {
+      tree = buildTree(await pagesOf(client, lookup.space, lookup.revision), lookup.basePath);
+      siteTrees.set(treeKey, tree);
+    }
     const rest = lookup.pathname.replace(/^\/+|\/+$/g, '');
 
     if (MACHINE_FILES.has(rest)) {

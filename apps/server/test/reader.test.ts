@@ -1,4 +1,5 @@
 import { unwrap, type QuireClient } from '@quire/client';
+import { request as httpRequest } from 'node:http';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { contentFixtures } from './content-fixtures.js';
@@ -206,6 +207,63 @@ describeEachDialect('reader', (dialect) => {
     });
   });
 
+  /** A published site of two spaces, each with one page, as the admin asks: sections, hostname, conditions. */
+  async function twoSpaces(visibility: 'public' | 'visitor-auth' = 'public', withSpaces = true) {
+    const org = await newOrg(server, 'Reader org');
+    const spaces = [];
+    for (const title of ['Guides', 'Pro']) {
+      const space = await createSpace(org, { title });
+      await content.editMain(org, space.id, [{ operation: 'insert_page', title: `${title} start`, document: { markdown: `${title} content.` } }]);
+      spaces.push(space);
+    }
+    const params = { path: { organizationId: org.organizationId } };
+    const created = await unwrap(org.client.POST('/orgs/{organizationId}/sites', { params, body: { title: 'Two', visibility, ...(withSpaces ? { spaces: spaces.map((space) => space.id) } : {}) } as never }));
+    const sitePath = { path: { organizationId: org.organizationId, siteId: created.id } };
+    return { org, spaces, siteId: created.id, sitePath };
+  }
+
+  describe('navigation', () => {
+    it('shows sections as tabs and section groups as menus, each section at its own address', async () => {
+      const t = await twoSpaces('public', false);
+      const guides = await unwrap(t.org.client.POST('/orgs/{organizationId}/sites/{siteId}/sections', { params: t.sitePath, body: { spaceId: t.spaces[0]!.id, title: 'Guides' } as never }));
+      const pro = await unwrap(t.org.client.POST('/orgs/{organizationId}/sites/{siteId}/sections', { params: t.sitePath, body: { spaceId: t.spaces[1]!.id, title: 'Pro docs' } as never }));
+      await unwrap(t.org.client.POST('/orgs/{organizationId}/sites/{siteId}/section-groups', { params: t.sitePath, body: { title: 'More', sections: [pro.id] } as never }));
+      const published = await unwrap(t.org.client.POST('/orgs/{organizationId}/sites/{siteId}/publish', { params: t.sitePath }));
+      const address = new URL(published.urls.published!).pathname;
+      const { response, html } = await page(address);
+      expect(response.status).toBe(200);
+      expect(html).toContain('<nav aria-label="Sections" class="tabs">');
+      expect(html).toMatch(new RegExp(`<a href="${address}/${guides.path}" aria-current="page">Guides</a>`));
+      const proHref = `${address}/${pro.path}`;
+      expect(html).toContain(`<details class="menu"><summary>More</summary><ul><li><a href="${proHref}">Pro docs</a></li></ul></details>`);
+      const other = await page(proHref);
+      expect(other.response.status).toBe(200);
+      expect(other.html).toContain('Pro content.');
+      expect(other.html).toContain(`<a href="${proHref}" aria-current="page">Pro docs</a>`);
+    });
+
+    it('serves a site with a hostname by the request\'s Host, at the root of that host', async () => {
+      const t = await twoSpaces();
+      const hostname = `reader-${dialect}-${t.siteId.toLowerCase()}.example.com`;
+      await unwrap(t.org.client.PATCH('/orgs/{organizationId}/sites/{siteId}', { params: t.sitePath, body: { hostname } as never }));
+      await unwrap(t.org.client.POST('/orgs/{organizationId}/sites/{siteId}/publish', { params: t.sitePath }));
+      const { port } = new URL(server.url);
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/', headers: { host: hostname } }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(answer.body).toContain('Guides content.');
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatch(/<link rel="stylesheet" href="\/_reader\//);
+    });
+  });
+
   describe('access', () => {
     it('unlisted: open to all with noindex; no robots.txt or sitemap', async () => {
       const s = await site({ visibility: 'unlisted' });
@@ -259,7 +317,7 @@ describeEachDialect('reader', (dialect) => {
       const bounced = await get(s.address);
       expect(bounced.status).toBe(302);
       expect(bounced.headers.get('location')).toMatch(/^https:\/\/auth\.example\.com\/login\?location=/);
-      const jwt = await new SignJWT({ plan: 'pro' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(Buffer.from(settings.signingKey, 'base64url'));
+      const jwt = await new SignJWT({ plan: 'pro' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(new TextEncoder().encode(settings.signingKey));
       const back = await get(`${s.address}?jwt_token=${jwt}`);
       expect(back.status).toBe(303);
       expect(back.headers.get('location')).toBe(s.address);
@@ -268,8 +326,38 @@ describeEachDialect('reader', (dialect) => {
       const { response, html } = await page(s.address, { cookie: cookie.split(';')[0]! });
       expect(response.status).toBe(200);
       expect(html).not.toContain(jwt);
+      // Adaptive content: site spaces whose condition is false for the JWT's claims are not shown.
+      expect(html).not.toContain('quire_visitor_jwt');
       const forged = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(new Uint8Array(32));
       expect((await get(s.address, { cookie: `quire_visitor_jwt=${forged}` })).status).toBe(302);
+    });
+
+    it('visitor-auth conditions: site spaces whose condition fails for the claims are left out', async () => {
+      const t = await twoSpaces('visitor-auth');
+      const siteSpaces = (await unwrap(t.org.client.GET('/orgs/{organizationId}/sites/{siteId}/site-spaces', { params: t.sitePath }))).items;
+      await unwrap(t.org.client.PATCH('/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', {
+        params: { path: { ...t.sitePath.path, siteSpaceId: siteSpaces[1]!.id } }, body: { condition: 'visitor.claims.plan == "pro"' },
+      }));
+      const published = await unwrap(t.org.client.POST('/orgs/{organizationId}/sites/{siteId}/publish', { params: t.sitePath }));
+      const address = new URL(published.urls.published!).pathname;
+      const settings = await unwrap(t.org.client.PUT('/orgs/{organizationId}/sites/{siteId}/visitor-auth', { params: t.sitePath, body: { backendUrl: 'https://auth.example.com/login' } }));
+      const as = async (plan: string) => {
+        const jwt = await new SignJWT({ plan }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(new TextEncoder().encode(settings.signingKey));
+        return { cookie: `quire_visitor_jwt=${jwt}` };
+      };
+      const free = await page(address, await as('free'));
+      expect(free.response.status).toBe(200);
+      expect(free.html).toContain('Guides content.');
+      expect(free.html).not.toContain('Pro start');
+      const proAddress = new URL(siteSpaces[1]!.urls.published ?? `http://x${address}/${siteSpaces[1]!.path}`).pathname;
+      expect((await page(`${address}/${siteSpaces[1]!.path}`, await as('free'))).html).not.toContain('Pro content.');
+      const pro = await page(address, await as('pro'));
+      expect(pro.html).toContain('<details class="menu spaces">');
+      expect(pro.html).toContain('>Pro</a>');
+      const proPage = await page(`${address}/${siteSpaces[1]!.path}`, await as('pro'));
+      expect(proPage.response.status).toBe(200);
+      expect(proPage.html).toContain('Pro content.');
+      void proAddress;
     });
   });
 });
