@@ -174,6 +174,10 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
   const openSites = new LruCache<SiteData>(2_000, lookupCacheMs);
   const pageCache = new LruCache<RenderedPage>(options.pageCacheEntries ?? 2_000);
   const treeCache = new LruCache<RevisionPage[]>(200);
+  // Lookups of open addresses under way: requests arriving together for one address share one lookup (and its
+  // published site), rather than each asking the API when the 1 s cache entry expires under load.
+  const openLookups = new Map<string, Promise<Lookup | LookupRedirect>>();
+  const siteDataOf = new WeakMap<Lookup, Promise<SiteData>>();
   const fileCache = new LruCache<RevisionFile[]>(200);
   const siteTrees = new LruCache<SiteTree>(200);
   const apiUrl = () => (typeof options.apiUrl === 'function' ? options.apiUrl() : options.apiUrl);
@@ -203,6 +207,25 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     );
     const segment = createHash('sha256').update(JSON.stringify(site)).digest('base64url').slice(0, 22);
     return { lookup, site, segment };
+  }
+
+  /** One lookup at a time per open address (no secret in it: every visitor without one gets the same answer). */
+  function sharedOpenLookup(url: string): Promise<Lookup | LookupRedirect> {
+    let pending = openLookups.get(url);
+    if (!pending) {
+      pending = lookupAddress(url, undefined, undefined).finally(() => openLookups.delete(url));
+      openLookups.set(url, pending);
+    }
+    return pending;
+  }
+
+  function sharedSiteData(answer: Lookup): Promise<SiteData> {
+    let pending = siteDataOf.get(answer);
+    if (!pending) {
+      pending = siteData(answer);
+      siteDataOf.set(answer, pending);
+    }
+    return pending;
   }
 
   async function pagesOf(client: QuireClient, spaceId: string, revision: string): Promise<RevisionPage[]> {
@@ -435,7 +458,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     if (!info) {
       let answer: Lookup | LookupRedirect;
       try {
-        answer = await lookupAddress(url, shareKey, jwt);
+        answer = await (open ? sharedOpenLookup(url) : lookupAddress(url, shareKey, jwt));
       } catch (error) {
         const status = error instanceof ApiFailure ? error.status : 502;
         setCommonHeaders(res);
@@ -457,7 +480,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
         res.end();
         return;
       }
-      info = await siteData(answer);
+      info = await sharedSiteData(answer);
       if (open && (answer.visibility === 'public' || answer.visibility === 'unlisted') && lookupCacheMs > 0) openSites.set(url, info);
     }
     const { lookup } = info;
