@@ -401,7 +401,7 @@ describe.skipIf(!haveChromium)('reader in Chromium', () => {
         banner: document.querySelectorAll('body > header').length,
         main: document.querySelectorAll('main').length,
         contentinfo: document.querySelectorAll('body > footer').length,
-        navs: [...document.querySelectorAll('nav')].map((nav) => nav.getAttribute('aria-label')),
+        navs: Array.from(document.querySelectorAll('nav')).map((nav) => nav.getAttribute('aria-label')),
         lang: document.documentElement.lang,
       }));
     }
