@@ -42,6 +42,11 @@ export interface ReaderOptions {
   pageCacheEntries?: number;
   /** Fetch for API calls (tests, proxies). */
   fetch?: (request: Request) => Promise<Response>;
+  /**
+   * When the API trusts this reader (the same process, `npm start`): a key sent as `X-Quire-Reader` with the
+   * visitor's address as `X-Forwarded-For` on lookups, so the API's rate limit counts each visitor, not the reader.
+   */
+  forwardVisitorAddress?: { key: string };
 }
 
 export interface ReaderHandler {
@@ -93,6 +98,8 @@ async function data<T>(promise: Promise<{ data?: T; error?: unknown; response: R
 
 interface SiteData {
   lookup: Lookup;
+  /** The client holding this visitor's token. */
+  client: QuireClient;
   site: PublishedSite;
   /** Digest of what this visitor is shown of the site: part of the rendered pages' cache key. */
   segment: string;
@@ -103,6 +110,8 @@ interface RenderedPage {
   etag: string;
   csp: string;
   status: number;
+  /** Response headers by visibility, made on first use. */
+  headers: Map<string, Record<string, string>>;
 }
 
 /** The page's policy; `styleHash` allows its one inline <style> (none on bare pages: `'none'` may not sit beside `'self'`). */
@@ -120,14 +129,21 @@ function csp(styleHash?: string): string {
   ].join('; ');
 }
 
+function commonHeaders(visibility?: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'X-Frame-Options': 'DENY',
+    // Open sites may be kept by shared caches only if they revalidate; restricted ones by the browser alone.
+    'Cache-Control': visibility === 'public' || visibility === 'unlisted' ? 'public, no-cache' : 'private, no-cache',
+    Vary: 'Cookie',
+  };
+  if (visibility && visibility !== 'public') headers['X-Robots-Tag'] = 'noindex';
+  return headers;
+}
+
 function setCommonHeaders(res: ServerResponse, visibility?: string): void {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-  res.setHeader('X-Frame-Options', 'DENY');
-  if (visibility && visibility !== 'public') res.setHeader('X-Robots-Tag', 'noindex');
-  // Open sites may be kept by shared caches only if they revalidate; restricted ones by the browser alone.
-  res.setHeader('Cache-Control', visibility === 'public' || visibility === 'unlisted' ? 'public, no-cache' : 'private, no-cache');
-  res.setHeader('Vary', 'Cookie');
+  for (const [name, value] of Object.entries(commonHeaders(visibility))) res.setHeader(name, value);
 }
 
 function send(res: ServerResponse, req: IncomingMessage, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
@@ -174,15 +190,16 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
   const openSites = new LruCache<SiteData>(2_000, lookupCacheMs);
   const pageCache = new LruCache<RenderedPage>(options.pageCacheEntries ?? 2_000);
   const treeCache = new LruCache<RevisionPage[]>(200);
-  // Lookups of open addresses under way: requests arriving together for one address share one lookup (and its
-  // published site), rather than each asking the API when the 1 s cache entry expires under load.
-  const openLookups = new Map<string, Promise<Lookup | LookupRedirect>>();
-  const siteDataOf = new WeakMap<Lookup, Promise<SiteData>>();
   const fileCache = new LruCache<RevisionFile[]>(200);
   const siteTrees = new LruCache<SiteTree>(200);
+  const refreshing = new Set<string>();
   const apiUrl = () => (typeof options.apiUrl === 'function' ? options.apiUrl() : options.apiUrl);
   const clientOptions = () => ({ baseUrl: apiUrl(), ...(options.fetch ? { fetch: options.fetch } : {}) });
-  const anonymous = () => createQuireClient(clientOptions());
+  const anonymous = (visitorAddress: string | undefined) =>
+    createQuireClient({
+      ...clientOptions(),
+      ...(options.forwardVisitorAddress && visitorAddress ? { headers: { 'X-Quire-Reader': options.forwardVisitorAddress.key, 'X-Forwarded-For': visitorAddress } } : {}),
+    });
   const visitorClient = (token: string) => createQuireClient({ ...clientOptions(), token });
 
   function absoluteUrl(req: IncomingMessage, pathAndQuery: string): { url: string; origin: string; secure: boolean } {
@@ -193,11 +210,11 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     return { url: origin + pathAndQuery, origin, secure: origin.startsWith('https:') };
   }
 
-  async function lookupAddress(url: string, shareKey: string | undefined, jwt: string | undefined): Promise<Lookup | LookupRedirect> {
+  async function lookupAddress(url: string, shareKey: string | undefined, jwt: string | undefined, visitorAddress?: string): Promise<Lookup | LookupRedirect> {
     const query: { url: string; shareKey?: string; visitorAuthToken?: string } = { url };
     if (shareKey) query.shareKey = shareKey;
     if (jwt) query.visitorAuthToken = jwt;
-    return data(anonymous().GET('/urls/published', { params: { query } }));
+    return data(anonymous(visitorAddress).GET('/urls/published', { params: { query } }));
   }
 
   async function siteData(lookup: Lookup): Promise<SiteData> {
@@ -206,26 +223,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
       client.GET('/orgs/{organizationId}/sites/{siteId}/published', { params: { path: { organizationId: lookup.organization, siteId: lookup.site } } }),
     );
     const segment = createHash('sha256').update(JSON.stringify(site)).digest('base64url').slice(0, 22);
-    return { lookup, site, segment };
-  }
-
-  /** One lookup at a time per open address (no secret in it: every visitor without one gets the same answer). */
-  function sharedOpenLookup(url: string): Promise<Lookup | LookupRedirect> {
-    let pending = openLookups.get(url);
-    if (!pending) {
-      pending = lookupAddress(url, undefined, undefined).finally(() => openLookups.delete(url));
-      openLookups.set(url, pending);
-    }
-    return pending;
-  }
-
-  function sharedSiteData(answer: Lookup): Promise<SiteData> {
-    let pending = siteDataOf.get(answer);
-    if (!pending) {
-      pending = siteData(answer);
-      siteDataOf.set(answer, pending);
-    }
-    return pending;
+    return { lookup, client, site, segment };
   }
 
   async function pagesOf(client: QuireClient, spaceId: string, revision: string): Promise<RevisionPage[]> {
@@ -284,24 +282,28 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     };
   }
 
+  /** Cached pages are the hot path: their headers are made once per page and visibility and written at once. */
   function sendPage(req: IncomingMessage, res: ServerResponse, page: RenderedPage, visibility: string): void {
-    setCommonHeaders(res, visibility);
-    res.setHeader('Content-Security-Policy', page.csp);
-    res.setHeader('ETag', page.etag);
+    let headers = page.headers.get(visibility);
+    if (!headers) {
+      headers = { ...commonHeaders(visibility), 'Content-Security-Policy': page.csp, ETag: page.etag };
+      page.headers.set(visibility, headers);
+    }
     const match = req.headers['if-none-match'];
     if (page.status === 200 && typeof match === 'string' && match.split(',').some((tag) => tag.trim() === page.etag)) {
-      res.statusCode = 304;
+      res.writeHead(304, headers);
       res.end();
       return;
     }
-    send(res, req, page.status, 'text/html; charset=utf-8', page.body);
+    res.writeHead(page.status, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(page.body.length) });
+    res.end(req.method === 'HEAD' ? undefined : page.body);
   }
 
   function finishLayout(ctx: LayoutContext, body: PageBody, status: number): RenderedPage {
     const { html, styleHash } = renderLayout(ctx, body);
     const bytes = Buffer.from(html);
     const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
-    return { body: bytes, etag, csp: csp(styleHash), status };
+    return { body: bytes, etag, csp: csp(styleHash), status, headers: new Map() };
   }
 
   async function renderContentPage(info: SiteData, client: QuireClient, tree: SiteTree, entry: SitePage): Promise<RenderedPage> {
@@ -311,15 +313,19 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     let main: string;
     let headings: PageBody['headings'] = [];
     const files = fileMap(await filesOf(client, lookup.space, lookup.revision), lookup.basePath);
-    if (page.type === 'computed' && page.computed) {
-      const spec = typeof page.computed.props?.spec === 'string' ? page.computed.props.spec : undefined;
+    // Computed pages (an OpenAPI reference) come as the pages they produce, with their operations as Markdown;
+    // one the API could not compute (its spec missing) has no content, and says which source it needs.
+    const full = await data(
+      client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: lookup.space, pageId: page.id }, query: { format: 'markdown' } } }),
+    );
+    const computed = full.computed ?? page.computed;
+    if (computed && !full.markdown) {
+      const dependency = computed.dependencies?.spec?.ref as { kind?: string; spec?: string; file?: string } | undefined;
+      const source = dependency?.spec ?? (dependency?.file ? files[`id:${dependency.file}`]?.name ?? dependency.file : undefined);
       main = `<div class="hint hint-info" role="note"><p>This page is generated from ${
-        spec ? `the OpenAPI specification <code>${e(spec)}</code>` : `a computed source (<code>${e(page.computed.type)}</code>)`
-      }; its operations are shown once that specification is available to the reader.</p></div>`;
+        source ? `the OpenAPI specification <code>${e(source)}</code>` : `a computed source (<code>${e(computed.type)}</code>)`
+      }; its operations are shown once that specification has been processed.</p></div>`;
     } else {
-      const full = await data(
-        client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: lookup.space, pageId: page.id }, query: { format: 'markdown' } } }),
-      );
       const rendered = await renderPool.render({ markdown: full.markdown ?? '', pagePath: entry.path, pages: pageMap(tree), files });
       main = rendered.html;
       headings = rendered.headings;
@@ -455,10 +461,23 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     const open = !shareKey && !jwt;
 
     let info = open ? openSites.get(url) : undefined;
+    if (info && !refreshing.has(url) && (openSites.age(url) ?? 0) > lookupCacheMs / 2) {
+      // Refreshed ahead, in the background, so busy open pages never wait on the API; what is served is
+      // still never older than lookupCacheMs.
+      refreshing.add(url);
+      lookupAddress(url, undefined, undefined, req.socket.remoteAddress)
+        .then(async (answer) => {
+          if (answer.object === 'published-content-lookup' && (answer.visibility === 'public' || answer.visibility === 'unlisted')) {
+            openSites.set(url, await siteData(answer));
+          }
+        })
+        .catch(() => undefined)
+        .finally(() => refreshing.delete(url));
+    }
     if (!info) {
       let answer: Lookup | LookupRedirect;
       try {
-        answer = await (open ? sharedOpenLookup(url) : lookupAddress(url, shareKey, jwt));
+        answer = await lookupAddress(url, shareKey, jwt, req.socket.remoteAddress);
       } catch (error) {
         const status = error instanceof ApiFailure ? error.status : 502;
         setCommonHeaders(res);
@@ -480,7 +499,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
         res.end();
         return;
       }
-      info = await sharedSiteData(answer);
+      info = await siteData(answer);
       if (open && (answer.visibility === 'public' || answer.visibility === 'unlisted') && lookupCacheMs > 0) openSites.set(url, info);
     }
     const { lookup } = info;
@@ -499,7 +518,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
       return;
     }
 
-    const client = visitorClient(lookup.apiToken);
+    const client = info.client;
     // The walked tree is kept too: on a cached page, walking 1,000 pages would be most of the work.
     const treeKey = `${lookup.space}|${lookup.revision}|${lookup.basePath}`;
     let tree = siteTrees.get(treeKey);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
@@ -57,7 +58,9 @@ export async function startServer({ config, logger, spec, handlers, jobHandlers 
     let shuttingDown = false;
     // The reader reads the API like any client, over loopback HTTP to this same server (known once it listens).
     let loopbackUrl = '';
-    const reader = createReaderHandler({ apiUrl: () => loopbackUrl, publicUrl: config.publicUrl });
+    // Its lookups carry no token; with this key they count against each visitor's address, not the loopback's.
+    const readerForwardingKey = randomBytes(32).toString('base64url');
+    const reader = createReaderHandler({ apiUrl: () => loopbackUrl, publicUrl: config.publicUrl, forwardVisitorAddress: { key: readerForwardingKey } });
     const quire = await createApp({
       services,
       logger,
@@ -70,6 +73,7 @@ export async function startServer({ config, logger, spec, handlers, jobHandlers 
       isShuttingDown: () => shuttingDown,
       downloads: { storage: files.blobStorage, signer: files.urlSigner },
       reader,
+      readerForwardingKey,
     });
 
     server = createServer(quire.handle);

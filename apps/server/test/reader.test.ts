@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { contentFixtures } from './content-fixtures.js';
 import { describeEachDialect } from './dialects.js';
 import { createSpace, newOrg, useTestServer } from './helpers.js';
+import { setSiteCustomizations } from './storage-setup.js';
 
 /*
  * The reader (apps/reader) as `npm start` serves it: published sites at their `/sites/...` addresses, read by
@@ -243,6 +244,13 @@ describeEachDialect('reader', (dialect) => {
       expect(other.response.status).toBe(200);
       expect(other.html).toContain('Pro content.');
       expect(other.html).toContain(`<a href="${proHref}" aria-current="page">Pro docs</a>`);
+      // Machine files sit at the site's own address, and list every section's pages.
+      const robots = await get(`${address}/robots.txt`);
+      expect(robots.status).toBe(200);
+      expect(await robots.text()).toContain(`${address}/sitemap.xml`);
+      const llms = await (await get(`${address}/llms.txt`)).text();
+      expect(llms).toContain('## Guides');
+      expect(llms).toMatch(new RegExp(`\\(.*${proHref}/(pro/)?pro-start\\.md\\)`));
     });
 
     it('serves a site with a hostname by the request\'s Host, at the root of that host', async () => {
@@ -264,6 +272,84 @@ describeEachDialect('reader', (dialect) => {
       expect(answer.body).toContain('Guides content.');
       expect(answer.status).toBe(200);
       expect(answer.body).toMatch(/<link rel="stylesheet" href="\/_reader\//);
+    });
+  });
+
+  describe('OpenAPI pages', () => {
+    it('renders the operations of a spec that pages were computed from', async () => {
+      const org = await newOrg(server, 'Reader org');
+      const space = await createSpace(org, { title: 'API' });
+      const spec = [
+        'openapi: 3.0.3',
+        'info: { title: Zoo, version: 1.0.0 }',
+        'tags: [{ name: animals, description: The animals. }]',
+        'paths:',
+        '  /animals:',
+        '    get:',
+        '      tags: [animals]',
+        '      summary: List animals',
+        '      parameters: [{ name: limit, in: query, schema: { type: integer } }]',
+        '      responses: { "200": { description: The animals } }',
+        '',
+      ].join('\n');
+      const added = await content.editMain(org, space.id, [
+        { operation: 'insert_page', title: 'Intro', document: { markdown: 'Hello.' } },
+        { operation: 'insert_files', files: [{ name: 'zoo.yaml', base64: Buffer.from(spec).toString('base64') }] },
+      ]);
+      const file = added.insertedFiles![0]!.id;
+      const applied = await org.client.POST('/spaces/{spaceId}/content/template', { params: { path: { spaceId: space.id } }, body: { id: 'openapi-reference', params: { contentRefs: { spec: { kind: 'file', file } } } } });
+      expect(applied.response.status, JSON.stringify(applied.error)).toBe(201);
+      const params = { path: { organizationId: org.organizationId } };
+      const created = await unwrap(org.client.POST('/orgs/{organizationId}/sites', { params, body: { title: 'Zoo', spaces: [space.id] } as never }));
+      const published = await unwrap(org.client.POST('/orgs/{organizationId}/sites/{siteId}/publish', { params: { path: { ...params.path, siteId: created.id } } }));
+      const address = new URL(published.urls.published!).pathname;
+      const reference = await page(`${address}/api-reference`);
+      expect(reference.response.status).toBe(200);
+      expect(reference.html).toContain('generated from <code>zoo.yaml</code>');
+      const animals = await page(`${address}/api-reference/animals`);
+      expect(animals.response.status).toBe(200);
+      expect(animals.html).toContain('<code>GET /animals</code>');
+      expect(animals.html).toContain('<td><code>limit</code></td>');
+    });
+  });
+
+  describe('customizations', () => {
+    it('shows the published title, logo, favicon, colours, links, announcement and theme, and drops unsafe values', async () => {
+      const s = await site();
+      // No operation writes customizations yet (what the public API's customization PATCH would set).
+      await setSiteCustomizations(server, s.siteId, {
+        title: 'Acme <Handbook>',
+        styling: { primaryColor: { light: '#112233', dark: '#445566' }, infoColor: { light: 'red;}body{display:none', dark: '#000' } },
+        favicon: { icon: { light: 'https://cdn.example.com/favicon.png', dark: 'https://cdn.example.com/favicon-dark.png' } },
+        header: {
+          logo: { light: 'https://cdn.example.com/logo.png', dark: 'javascript:alert(1)' },
+          links: [{ title: 'Home page', to: { kind: 'url', url: 'https://acme.example.com' } }, { title: 'Evil', to: { kind: 'url', url: 'javascript:alert(1)' } }],
+        },
+        footer: { groups: [{ title: 'Company', links: [{ title: 'About', to: { kind: 'url', url: 'https://acme.example.com/about' } }] }], copyright: '© Acme' },
+        announcement: { enabled: true, message: 'Version 2 is out', style: 'success' },
+        themes: { default: 'dark', toggeable: true },
+      });
+      const { response, html } = await page(`${s.address}/setup`);
+      expect(response.status).toBe(200);
+      expect(html).toContain('<title>Setup | Acme &lt;Handbook&gt;</title>');
+      expect(html).toContain('data-theme="dark"');
+      expect(html).toContain('<img class="logo logo-light logo-both" src="https://cdn.example.com/logo.png" alt="Acme &lt;Handbook&gt;">');
+      expect(html).toContain('<link rel="icon" href="https://cdn.example.com/favicon.png">');
+      expect(html).toContain('<style>:root{--primary:#112233;--success:#02AD00;');
+      expect(html).toContain(':root[data-theme=dark]{--primary:#445566;--info:#000;');
+      // A colour that would leave its declaration is dropped.
+      expect(html).not.toContain('display:none');
+      expect(html).toContain('<a href="https://acme.example.com">Home page</a>');
+      expect(html).not.toContain('Evil');
+      expect(html).toContain('<div class="announcement announcement-success" role="region" aria-label="Announcement">Version 2 is out</div>');
+      expect(html).toContain('<a href="https://acme.example.com/about">About</a>');
+      expect(html).toContain('© Acme');
+      expect(html).toContain('<button type="button" class="theme-toggle" hidden aria-label="Toggle dark theme">');
+      expectNoContentScript(html, assetOf(html, 'js'));
+      // The inline style is allowed by its hash, never by 'unsafe-inline'.
+      const style = /<style>(.*?)<\/style>/.exec(html)![1]!;
+      const { createHash } = await import('node:crypto');
+      expect(response.headers.get('content-security-policy')).toContain(`style-src 'self' 'sha256-${createHash('sha256').update(style).digest('base64')}'`);
     });
   });
 

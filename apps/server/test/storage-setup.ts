@@ -4,6 +4,7 @@ import { updateChangeRequestRow } from '../src/stores/change-request-store.js';
 import { putObjects, SqlObjectReader } from '../src/stores/content-object-store.js';
 import { insertRevision } from '../src/stores/revision-store.js';
 import { findSpaceById, setSpaceMainRevision, updateSpace } from '../src/stores/space-store.js';
+import { updateSite } from '../src/stores/site-store.js';
 import { storedRevision } from './storage-facts.js';
 import type { TestServer } from './server.js';
 
@@ -78,4 +79,9 @@ export async function commitMainRevision(
 export function fileObject(writer: TreeWriter, file: Omit<FileObject, 'kind' | 'blob' | 'size'> & { bytes: Uint8Array }): FileObject {
   const { bytes, ...rest } = file;
   return { kind: 'file', ...rest, size: bytes.byteLength, blob: writer.putBlob(bytes) };
+}
+
+/** A site's stored customizations (no operation writes them yet; the published site answers them). */
+export async function setSiteCustomizations(server: TestServer, siteId: string, customizations: Record<string, unknown>): Promise<void> {
+  await updateSite(server.db, siteId, { customizations: JSON.stringify(customizations) });
 }

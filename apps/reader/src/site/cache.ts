@@ -15,6 +15,12 @@ export class LruCache<V> {
     return entry.value;
   }
 
+  /** How long ago the entry was set, or undefined when there is none (or it expired). */
+  age(key: string, now = Date.now()): number | undefined {
+    const entry = this.entries.get(key);
+    return entry && now - entry.at <= this.ttlMs ? now - entry.at : undefined;
+  }
+
   set(key: string, value: V, now = Date.now()): void {
     this.entries.delete(key);
     this.entries.set(key, { value, at: now });

@@ -45,6 +45,8 @@ export interface AppOptions {
   downloads?: DownloadRouteOptions;
   /** The reader (`@quire/reader`): published sites at `/sites/...` and on their own hostnames. */
   reader?: MountedReader;
+  /** The secret the in-process reader sends with its visitors' addresses (see middleware/rate-limit.ts). */
+  readerForwardingKey?: string;
 }
 
 /** What the app needs of the reader: its request listener and which paths are its own on every host. */
@@ -195,7 +197,11 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     });
   }
 
-  const rateLimiter = createRateLimiter({ requestsPerWindow: options.rateLimitPerMinute ?? 0, windowSeconds: 60 });
+  const rateLimiter = createRateLimiter({
+    requestsPerWindow: options.rateLimitPerMinute ?? 0,
+    windowSeconds: 60,
+    ...(options.readerForwardingKey ? { trustedForwarderKey: options.readerForwardingKey } : {}),
+  });
 
   async function authenticateRequest(req: ApiRequest, operationId: string): Promise<Principal> {
     try {

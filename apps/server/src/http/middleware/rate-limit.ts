@@ -7,6 +7,13 @@ export interface RateLimitOptions {
   /** Requests allowed per caller in each window; 0 turns limiting off. */
   requestsPerWindow: number;
   windowSeconds: number;
+  /**
+   * A secret of this process that the in-process reader sends (`X-Quire-Reader`) with the visitor's address
+   * (`X-Forwarded-For`): its unauthenticated lookups count against each visitor's address, not against the
+   * loopback address they all come from. Requests without the secret are keyed by their socket address as
+   * ever, so no outside client can choose its own key.
+   */
+  trustedForwarderKey?: string;
 }
 
 export interface RateLimiter {
@@ -51,7 +58,7 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter | null
   return {
     async admit(req, res) {
       const tokenHash = bearerTokenHash(req);
-      const address = addressKey(req);
+      const address = addressKey(req, options.trustedForwarderKey);
       if (tokenHash !== undefined) {
         const until = exhaustedAddresses.get(address);
         if (until !== undefined) {
@@ -73,12 +80,17 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter | null
     },
     async recordRefusedToken(req) {
       if (bearerTokenHash(req) === undefined) return; // already counted against the address by admit()
-      const address = addressKey(req);
+      const address = addressKey(req, options.trustedForwarderKey);
       noteAddress(address, await limiter.penalty(address));
     },
   };
 }
 
-function addressKey(req: IncomingMessage): string {
+function addressKey(req: IncomingMessage, trustedForwarderKey: string | undefined): string {
+  if (trustedForwarderKey !== undefined && req.headers['x-quire-reader'] === trustedForwarderKey) {
+    const forwarded = req.headers['x-forwarded-for'];
+    const visitor = typeof forwarded === 'string' ? forwarded.split(',')[0]!.trim() : '';
+    if (visitor !== '') return `address:${visitor}`;
+  }
   return `address:${req.socket.remoteAddress ?? 'unknown'}`;
 }
