@@ -114,11 +114,12 @@ interface RenderedPage {
   headers: Map<string, Record<string, string>>;
 }
 
-function csp(styleHash: string): string {
+/** The page's policy; `styleHash` allows its one inline <style> (none on bare pages: `'none'` may not sit beside `'self'`). */
+function csp(styleHash?: string): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
-    `style-src 'self' ${styleHash}`,
+    `style-src 'self'${styleHash ? ` ${styleHash}` : ''}`,
     "img-src 'self' https: http:",
     "font-src 'self'",
     "connect-src 'self'",
@@ -496,7 +497,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
           : ['Unavailable', 'The site cannot be shown right now. Try again shortly.'];
         const shownStatus = status === 404 || status === 401 || status === 400 ? status : 502;
         send(res, req, shownStatus, 'text/html; charset=utf-8', bareDocument(assets.paths, title, message), {
-          'Content-Security-Policy': csp("'none'"),
+          'Content-Security-Policy': csp(),
         });
         return;
       }
@@ -592,7 +593,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
       const status = error instanceof ApiFailure && error.status === 404 ? 404 : 502;
       setCommonHeaders(res);
       send(res, req, status, 'text/html; charset=utf-8', bareDocument(assets.paths, status === 404 ? 'Not found' : 'Unavailable', status === 404 ? 'There is nothing at this address.' : 'The site cannot be shown right now. Try again shortly.'), {
-        'Content-Security-Policy': csp("'none'"),
+        'Content-Security-Policy': csp(),
       });
     });
   }) as ReaderHandler;

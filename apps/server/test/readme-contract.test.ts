@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, runCommand, type Finished } from './built.js';
 
 /**
- * The README's contract: every command of its "Quick start" and "Administration" sections runs exactly as
- * written (placeholders filled in, the server on a free port instead of 8080) against a server started by
+ * The README's contract: every command of its "Quick start", "Administration" and "Publish and read a site"
+ * sections runs exactly as written (placeholders filled in, the server on a free port instead of 8080) against a server started by
  * `npm start` on a fresh SQLite database, and prints every field the README says it prints. The commands
  * and the promised fields are read from the README itself, so a command or field added there is checked
  * the day it is written, and one the program does not honour fails here.
@@ -100,30 +100,43 @@ describe('README contract', () => {
       // `npm ci` is what made this checkout; running it here would replace node_modules under the test run.
       if (part === 'npm ci') continue;
       if (part !== 'npm start') throw new Error(`the README's start command has a part this test does not know: ${part}`);
-      // Its own process group, so that closing it ends npm, the build check and the server together.
-      server = spawn('sh', ['-c', part], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-      server.stdout!.on('data', (chunk: Buffer) => { serverOutput += chunk.toString(); });
-      server.stderr!.on('data', (chunk: Buffer) => { serverOutput += chunk.toString(); });
+      await startServer(part);
     }
     expect(server, 'the quick start starts the server with npm start').toBeDefined();
+  }, 300_000);
+
+  /** Runs a README start command (`npm start`, with its variables) and waits until the server is ready. */
+  async function startServer(command: string): Promise<void> {
+    // Its own process group, so that closing it ends npm, the build check and the server together.
+    serverOutput = '';
+    const started = spawn('sh', ['-c', command], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    server = started;
+    started.stdout!.on('data', (chunk: Buffer) => { serverOutput += chunk.toString(); });
+    started.stderr!.on('data', (chunk: Buffer) => { serverOutput += chunk.toString(); });
     // `npm start` first brings the build up to date, which takes minutes on a loaded machine when the build
     // is not current, so this waits longer than other tests' server starts.
     const deadline = Date.now() + 280_000;
     for (;;) {
-      if (server!.exitCode !== null) throw new Error(`npm start exited: ${serverOutput.slice(-4000)}`);
+      if (started.exitCode !== null) throw new Error(`${command} exited: ${serverOutput.slice(-4000)}`);
       const ready = await fetch(`${base}/readyz`).then((answer) => answer.status === 200, () => false);
       if (ready) break;
       if (Date.now() > deadline) throw new Error(`the server did not start: ${serverOutput.slice(-4000)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-  }, 300_000);
+  }
 
-  afterAll(async () => {
+  async function stopServer(): Promise<void> {
     if (server?.pid && server.exitCode === null) {
-      const closed = new Promise((resolve) => server!.once('close', resolve));
-      process.kill(-server.pid, 'SIGTERM');
+      const running = server;
+      const closed = new Promise((resolve) => running.once('close', resolve));
+      process.kill(-running.pid!, 'SIGTERM');
       await closed;
     }
+    server = undefined;
+  }
+
+  afterAll(async () => {
+    await stopServer();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -231,4 +244,43 @@ describe('README contract', () => {
     }
     console.log(`README contract: ${checked.length} administration commands run from ${rows.length} README rows, every promised field printed`);
   }, 240_000);
+
+  it('runs "Publish and read a site" as written: a Git repository imported, published, read, searched and shared by a link', async () => {
+    const [start, ...blocks] = shellBlocks(section(readme, 'Publish and read a site'));
+    // The walkthrough restarts the quick start's server with local Git remotes allowed, on the same database.
+    expect(start, 'the walkthrough starts the server').toMatch(/^(?:[A-Z_]+=\S+ )+npm start$/);
+    await stopServer();
+    await startServer(start!);
+    // It continues the quick start: $TOKEN is an admin's token, made here as the quick start makes it.
+    const made = await sh('npm run -s admin -- bootstrap --org "Walkthrough" --email walkthrough@example.com --json');
+    expect(made.code, made.stderr).toBe(0);
+    const token = (JSON.parse(made.stdout) as { token: string }).token;
+    const marker = '@@readme-walkthrough@@';
+    const script = ['set -e', `TOKEN='${token}'`, ...blocks.map(onOurPort), `printf '\\n${marker}%s %s %s\\n' "$SITE_URL" "$SHARE_URL" "$DOCS"`].join('\n');
+    const result = await sh(script);
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+    const [printed, vars] = result.stdout.split(`\n${marker}`);
+    const [siteUrl, shareUrl, docs] = vars!.trim().split(' ');
+    try {
+      // Publishing answered the site's address on this server, and the script printed it.
+      expect(siteUrl).toMatch(new RegExp(`^${base}/sites/[A-Za-z0-9_-]+$`));
+      expect(printed).toContain(`${siteUrl}\n`);
+      // The search step printed the result linking to the page's section.
+      expect(printed).toMatch(/<a href="[^"]*#install">Install<\/a>/);
+      // Now a share-link site: closed at its own address, open through the link, which leaves its key in a cookie.
+      expect(shareUrl).toMatch(new RegExp(`^${siteUrl}\\?shareKey=`));
+      expect((await fetch(siteUrl!)).status).toBe(404);
+      const opened = await fetch(shareUrl!, { redirect: 'manual' });
+      expect(opened.status).toBe(303);
+      const cookie = opened.headers.get('set-cookie')!.split(';')[0]!;
+      const page = await fetch(new URL(opened.headers.get('location')!, base), { headers: { cookie } });
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain('<title>Welcome | Acme Docs</title>');
+      expect(html).toContain('Run the zebracorn installer.');
+      expect(html).toMatch(/<a href="[^"]*\/configure">Configure<\/a>/);
+    } finally {
+      if (docs?.startsWith('/')) rmSync(docs, { recursive: true, force: true });
+    }
+  }, 400_000);
 });

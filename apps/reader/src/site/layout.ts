@@ -153,10 +153,17 @@ function spaceSwitcher(ctx: LayoutContext): string {
   return `<details class="menu spaces"><summary>${e(current?.title ?? 'Versions')}</summary><ul>${items}</ul></details>`;
 }
 
+/**
+ * The sidebar's page tree, open along the current page: top-level pages, the children of groups (titles, not
+ * links), and the children of the current page and of its ancestors. A page's other subtrees show once it is
+ * opened, so the HTML of a page stays small on a site of thousands of pages (every link stays reachable: each
+ * level is one page away, and the sitemap and llms.txt list them all).
+ */
 function sidebar(ctx: LayoutContext, current: SitePage | undefined): string {
+  const openPath = new Set(current ? [...current.ancestors.map((page) => page.id), current.page.id] : []);
   const entry = (page: RevisionPage): string => {
     if (page.hidden) return '';
-    const children = page.pages.map(entry).join('');
+    const children = page.type === 'group' || openPath.has(page.id) ? page.pages.map(entry).join('') : '';
     const nested = children ? `<ul>${children}</ul>` : '';
     const label = `${page.emoji ? `<span class="emoji" aria-hidden="true">${e(page.emoji)}</span> ` : ''}${e(page.title)}`;
     if (page.type === 'group') return `<li class="group"><span class="group-title">${label}</span>${nested}</li>`;

@@ -48,7 +48,8 @@ export interface ImportBenchReport {
 const CHAPTERS = 9;
 const PAGES_PER_CHAPTER = 10;
 
-function gitCommand(args: string[], cwd: string): void {
+/** Runs git in `cwd` with no user or system configuration (the reader bench commits its repository with it too). */
+export function gitCommand(args: string[], cwd: string): void {
   execFileSync('git', args, {
     cwd,
     stdio: 'ignore',
@@ -72,8 +73,8 @@ function pageBody(title: string, index: number, next: string | undefined): strin
   return `# ${title}\n\n${text}.\n\n## Details\n\n${text.split(' ').reverse().join(' ')}.\n${next ? `\nNext: [continue](${next}).\n` : ''}`;
 }
 
-/** Writes the repository and answers the number of pages and the bytes written. */
-function writeRepository(root: string, sections: number): { pages: number; files: number; bytes: number } {
+/** Writes the repository (100 pages per section) and answers the number of pages and the bytes written. */
+export function writeRepository(root: string, sections: number): { pages: number; files: number; bytes: number } {
   let pages = 0;
   let bytes = 0;
   const write = (path: string, content: string | Buffer) => {

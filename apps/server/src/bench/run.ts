@@ -1,10 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { LOG_LEVELS, parseDatabaseUrl, type LogLevel } from '../config.js';
 import { openDatabase } from '../db/index.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -15,6 +13,8 @@ import { formatEditBenchReport, runEditBench } from './edit-bench.js';
 import { formatImportBenchReport, runImportBench } from './import-bench.js';
 import { formatConversationBenchReport, runConversationBench } from './conversation-bench.js';
 import { formatOpenApiBenchReport, runOpenApiBench } from './openapi-bench.js';
+import { freePort, load, startBareServer, stop, until, type LoadResult } from './processes.js';
+import { formatReaderBenchReport, runReaderBench } from './reader-bench.js';
 
 /**
  * `npm run bench`: starts the built server (production settings) on a fresh SQLite file with an
@@ -30,7 +30,8 @@ import { formatOpenApiBenchReport, runOpenApiBench } from './openapi-bench.js';
  * pages (p50/p99 per query kind), and a one-page edit in a 10,000-page space (time and bytes written).
  * Options: --duration <seconds per load> (default 5), --rounds <n> (default 3), --spaces <n> (default 1000),
  * --log-level <level> of the server (default warn; production's default, info, logs a line per request),
- * --only http,import,search,edit,conversations,openapi (default all), --json. The conversations bench scores the grouping of
+* --only http,import,search,edit,conversations,openapi,reader (default all), --json. The reader bench (reader-bench.ts) publishes
+ * a 1,000-page site and measures page weight, first renders and a cached page against a bare server. The conversations bench scores the grouping of
  * support conversations on the labelled set and times ingesting and analysing 1,000 and 10,000 of them.
  */
 
@@ -52,64 +53,10 @@ function logLevelOption(): LogLevel {
   return level;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('the server did not answer in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-/** A node:http server that answers every request with the same JSON body: the ceiling to compare with. */
-function startBareServer(port: number, body: string): ChildProcess {
-  const script = `
-    const http = require('node:http');
-    const body = ${JSON.stringify(body)};
-    http.createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-      res.end(body);
-    }).listen(${port}, '127.0.0.1', () => process.send && process.send('ready'));
-    process.on('SIGTERM', () => process.exit(0));`;
-  return spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-}
-
 /** A JSON body of exactly `size` bytes. */
 function paddedBody(size: number): string {
   const empty = JSON.stringify({ padding: '' });
   return JSON.stringify({ padding: 'x'.repeat(Math.max(0, size - empty.length)) });
-}
-
-interface LoadResult {
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  non2xx: number;
-  errors: number;
 }
 
 interface Measurement {
@@ -129,12 +76,7 @@ interface Measurement {
   rounds: Array<{ quire: LoadResult; bare: LoadResult; ratio: number }>;
 }
 
-async function load(url: string, duration: number, headers: Record<string, string>): Promise<LoadResult> {
-  const result = await autocannon({ url, connections: 50, duration, headers });
-  return { requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
-}
-
-const BENCHES = ['http', 'import', 'search', 'edit', 'conversations', 'openapi'] as const;
+const BENCHES = ['http', 'import', 'search', 'edit', 'conversations', 'openapi', 'reader'] as const;
 type BenchName = (typeof BENCHES)[number];
 
 function selectedBenches(): Set<BenchName> {
@@ -184,6 +126,12 @@ async function main(): Promise<void> {
     const report = await runOpenApiBench({ log: progress });
     reports.openapi = report;
     print(`\n${formatOpenApiBenchReport(report)}`);
+  }
+  if (only.has('reader')) {
+    progress('reader bench: importing a 1,000-page repository and publishing it as a site...');
+    const report = await runReaderBench({ duration: option('duration', 5), rounds: option('rounds', 3), log: progress });
+    reports.reader = report;
+    print(`\n${formatReaderBenchReport(report)}`);
   }
   if (json) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
 }
