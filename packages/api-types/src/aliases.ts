@@ -129,6 +129,32 @@ export type TeamMemberRole = components['schemas']['TeamMemberRole'];
 export type TeamMembership = components['schemas']['TeamMembership'];
 export type TeamMembershipList = components['schemas']['TeamMembershipList'];
 export type User = components['schemas']['User'];
+export type DocumentFragment = components['schemas']['DocumentFragment'];
+export type SiteCustomizationTitle = components['schemas']['SiteCustomizationTitle'];
+export type CustomizationThemedColor = components['schemas']['CustomizationThemedColor'];
+export type CustomizationStyling = components['schemas']['CustomizationStyling'];
+export type CustomizationInternationalization = components['schemas']['CustomizationInternationalization'];
+export type CustomizationThemedURL = components['schemas']['CustomizationThemedURL'];
+export type CustomizationFavicon = components['schemas']['CustomizationFavicon'];
+export type CustomizationLinkTarget = components['schemas']['CustomizationLinkTarget'];
+export type CustomizationContentLink = components['schemas']['CustomizationContentLink'];
+export type CustomizationHeader = components['schemas']['CustomizationHeader'];
+export type CustomizationFooter = components['schemas']['CustomizationFooter'];
+export type CustomizationAnnouncement = components['schemas']['CustomizationAnnouncement'];
+export type CustomizationThemes = components['schemas']['CustomizationThemes'];
+export type CustomizationPdf = components['schemas']['CustomizationPdf'];
+export type CustomizationFeedback = components['schemas']['CustomizationFeedback'];
+export type CustomizationAi = components['schemas']['CustomizationAi'];
+export type CustomizationAdvancedCustomization = components['schemas']['CustomizationAdvancedCustomization'];
+export type CustomizationGit = components['schemas']['CustomizationGit'];
+export type CustomizationPageActions = components['schemas']['CustomizationPageActions'];
+export type CustomizationExternalLinks = components['schemas']['CustomizationExternalLinks'];
+export type CustomizationPagination = components['schemas']['CustomizationPagination'];
+export type CustomizationTrademark = components['schemas']['CustomizationTrademark'];
+export type CustomizationPrivacyPolicy = components['schemas']['CustomizationPrivacyPolicy'];
+export type CustomizationSocialPreview = components['schemas']['CustomizationSocialPreview'];
+export type CustomizationInsights = components['schemas']['CustomizationInsights'];
+export type SiteSpaceCustomizationOverride = components['schemas']['SiteSpaceCustomizationOverride'];
 
 // Operations: the whole operation (parameters, request body, responses), keyed by operationId.
 export type AddMemberToOrganizationTeamByIdOperation = operations['addMemberToOrganizationTeamById'];
@@ -297,6 +323,11 @@ export type UpdateTeamPermissionInCollectionOperation = operations['updateTeamPe
 export type UpdateTeamPermissionInSpaceOperation = operations['updateTeamPermissionInSpace'];
 export type UpdateUserPermissionInCollectionOperation = operations['updateUserPermissionInCollection'];
 export type UpdateUserPermissionInSpaceOperation = operations['updateUserPermissionInSpace'];
+export type GetSiteCustomizationByIdOperation = operations['getSiteCustomizationById'];
+export type UpdateSiteCustomizationByIdOperation = operations['updateSiteCustomizationById'];
+export type GetSiteSpaceCustomizationByIdOperation = operations['getSiteSpaceCustomizationById'];
+export type OverrideSiteSpaceCustomizationByIdOperation = operations['overrideSiteSpaceCustomizationById'];
+export type DeleteSiteSpaceCustomizationByIdOperation = operations['deleteSiteSpaceCustomizationById'];
 
 /** The JSON request body of an operation. */
 export type RequestBody<K extends keyof operations> = operations[K] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
