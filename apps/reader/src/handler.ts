@@ -235,8 +235,11 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     });
   const visitorClient = (token: string) => createQuireClient({ ...clientOptions(), token });
 
+  // Parsed once: every request needs it.
+  const publicBase = options.publicUrl ? new URL(options.publicUrl) : undefined;
+
   function absoluteUrl(req: IncomingMessage, pathAndQuery: string): { url: string; origin: string; secure: boolean } {
-    const base = options.publicUrl ? new URL(options.publicUrl) : undefined;
+    const base = publicBase;
     const forwardedProto = typeof req.headers['x-forwarded-proto'] === 'string' ? req.headers['x-forwarded-proto'].split(',')[0]!.trim() : undefined;
     const protocol = base?.protocol.replace(':', '') ?? (forwardedProto === 'https' ? 'https' : 'http');
     const origin = pathAndQuery.startsWith('/sites/') && base ? base.origin : `${protocol}://${req.headers.host ?? 'localhost'}`;
@@ -312,7 +315,13 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     return files;
   }
 
+  // File lists are kept and never changed: their map per base path is made once too.
+  const fileMaps = new WeakMap<RevisionFile[], Map<string, Record<string, RenderedFile>>>();
   function fileMap(files: RevisionFile[], basePath: string): Record<string, RenderedFile> {
+    let byBase = fileMaps.get(files);
+    if (!byBase) fileMaps.set(files, (byBase = new Map()));
+    const kept = byBase.get(basePath);
+    if (kept) return kept;
     const out: Record<string, RenderedFile> = {};
     for (const file of files) {
       const rendered: RenderedFile = { href: `${basePath}/~files/${encodeURIComponent(file.id)}`, name: file.name, ...(file.dimensions ?? {}) };
@@ -320,15 +329,21 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
       out[`name:${file.name}`] ??= rendered;
       if (file.git?.path) out[`path:${file.git.path}`] = rendered;
     }
+    byBase.set(basePath, out);
     return out;
   }
 
+  // Trees are kept and never changed: their address map is made once, not on every render of their pages.
+  const pageMaps = new WeakMap<SiteTree, Record<string, string>>();
   function pageMap(tree: SiteTree): Record<string, string> {
+    const kept = pageMaps.get(tree);
+    if (kept) return kept;
     const out: Record<string, string> = {};
     for (const entry of tree.pages) {
       out[`id:${entry.page.id}`] = entry.href;
       out[`path:${entry.path}`] = entry.href;
     }
+    pageMaps.set(tree, out);
     return out;
   }
 
@@ -659,7 +674,8 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     let content: Promise<PageContent> | undefined;
     const contentOf = (found: SitePage) => (content ??= pageContent(client, lookup.space, lookup.revision, found.page));
     if (entry && site?.fresh) contentOf(entry).catch(() => undefined);
-    const resolved = await resolveSite();
+    // Cached open addresses (the hot path) go on without waiting a turn of the event loop.
+    const resolved = info ?? (await resolveSite());
     const key = `${lookup.site}|${lookup.revision}|${entry?.page.id ?? `404:${decoded}`}|${resolved.segment}|${lookup.basePath}`;
     let page = pageCache.get(key);
     if (!page) {
