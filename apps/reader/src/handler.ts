@@ -22,10 +22,15 @@ import type { Lookup, LookupRedirect, PublishedSite, RevisionFile, RevisionPage,
  * - rendered pages by (site, revision, page, visitor segment, address), where the segment is a digest of the
  *   published site this visitor was answered (its visible site spaces, structure and customizations): a new
  *   revision or a change of what the visitor sees renders anew; answered with an ETag (304 on If-None-Match);
- * - page trees and file lists by (space, revision): revisions are immutable;
+ * - page trees, file lists and page Markdown by (space, revision[, page]): revisions are immutable (computed
+ *   pages excepted: their spec can change under the same revision, so their Markdown is read every time);
+ * - the published site answer by (site, visibility, revision, visitor scope: open, or a digest of the share
+ *   key or JWT) for at most `lookupCacheMs`, so the pages of one site share it instead of each asking it anew;
+ *   how stale a customization can be seen is bounded by that, as before, for every kind of site;
  * - for `public` and `unlisted` sites only, the lookup and published site of an address for at most
  *   `lookupCacheMs` (1 s by default): that is how stale an unpublish can be seen for open sites. Share-link
- *   and visitor-auth sites are looked up on every request, so a deactivated link or unpublish closes at once.
+ *   and visitor-auth sites are looked up on every request, so a deactivated link or unpublish closes at once
+ *   (their lookup still comes first; only what it then allows is read from the caches above).
  */
 
 export interface ReaderOptions {
@@ -94,6 +99,22 @@ async function data<T>(promise: Promise<{ data?: T; error?: unknown; response: R
     throw new ApiFailure(result.response.status, message);
   }
   return result.data;
+}
+
+/** A page's content as the API answers it (`format: markdown`). */
+function readPageContent(client: QuireClient, spaceId: string, pageId: string) {
+  return data(client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId, pageId }, query: { format: 'markdown' } } }));
+}
+type PageContent = Awaited<ReturnType<typeof readPageContent>>;
+
+/** Markdown past this is not kept (read again when needed): bounds the cache's memory, not its use. */
+const KEPT_MARKDOWN_CHARS = 200_000;
+
+interface SiteAnswer {
+  site: PublishedSite;
+  segment: string;
+  /** When the API answered it (ms since the epoch): what is served is never older than `lookupCacheMs`. */
+  at: number;
 }
 
 interface SiteData {
@@ -201,6 +222,9 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
   const treeCache = new LruCache<RevisionPage[]>(200);
   const fileCache = new LruCache<RevisionFile[]>(200);
   const siteTrees = new LruCache<SiteTree>(200);
+  // Promises, so that concurrent first requests share one API call; a failed one is forgotten at once.
+  const siteAnswers = new LruCache<Promise<SiteAnswer>>(500, lookupCacheMs);
+  const contentCache = new LruCache<Promise<PageContent>>(500);
   const refreshing = new Set<string>();
   const apiUrl = () => (typeof options.apiUrl === 'function' ? options.apiUrl() : options.apiUrl);
   const clientOptions = () => ({ baseUrl: apiUrl(), ...(options.fetch ? { fetch: options.fetch } : {}) });
@@ -211,8 +235,11 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     });
   const visitorClient = (token: string) => createQuireClient({ ...clientOptions(), token });
 
+  // Parsed once: every request needs it.
+  const publicBase = options.publicUrl ? new URL(options.publicUrl) : undefined;
+
   function absoluteUrl(req: IncomingMessage, pathAndQuery: string): { url: string; origin: string; secure: boolean } {
-    const base = options.publicUrl ? new URL(options.publicUrl) : undefined;
+    const base = publicBase;
     const forwardedProto = typeof req.headers['x-forwarded-proto'] === 'string' ? req.headers['x-forwarded-proto'].split(',')[0]!.trim() : undefined;
     const protocol = base?.protocol.replace(':', '') ?? (forwardedProto === 'https' ? 'https' : 'http');
     const origin = pathAndQuery.startsWith('/sites/') && base ? base.origin : `${protocol}://${req.headers.host ?? 'localhost'}`;
@@ -226,13 +253,45 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     return data(anonymous(visitorAddress).GET('/urls/published', { params: { query } }));
   }
 
-  async function siteData(lookup: Lookup): Promise<SiteData> {
-    const client = visitorClient(lookup.apiToken);
-    const site = await data(
+  /**
+   * The published site this visitor is answered, shared by every page of the site in the same scope for at
+   * most lookupCacheMs. `fresh` says whether it was asked now (its caller then reads the page meanwhile).
+   * `reuse: false` always asks (background refreshes, whose answer then serves another lookupCacheMs).
+   */
+  function publishedSite(lookup: Lookup, client: QuireClient, scope: string, reuse = true): { answer: Promise<SiteAnswer>; fresh: boolean } {
+    const key = `${lookup.site}|${lookup.visibility}|${lookup.revision}|${scope}`;
+    const cached = reuse && lookupCacheMs > 0 ? siteAnswers.get(key) : undefined;
+    if (cached) return { answer: cached, fresh: false };
+    const answer = data(
       client.GET('/orgs/{organizationId}/sites/{siteId}/published', { params: { path: { organizationId: lookup.organization, siteId: lookup.site } } }),
+    ).then((site): SiteAnswer => ({ site, segment: createHash('sha256').update(JSON.stringify(site)).digest('base64url').slice(0, 22), at: Date.now() }));
+    if (lookupCacheMs > 0) {
+      siteAnswers.set(key, answer);
+      answer.catch(() => siteAnswers.deleteIf(key, answer));
+    }
+    return { answer, fresh: true };
+  }
+
+  async function siteData(lookup: Lookup, client: QuireClient, answer: Promise<SiteAnswer>): Promise<SiteData & { at: number }> {
+    const { site, segment, at } = await answer;
+    return { lookup, client, site, segment, at };
+  }
+
+  /** Page content by (space, revision, page): immutable, except computed pages (their spec may change). */
+  function pageContent(client: QuireClient, spaceId: string, revision: string, page: RevisionPage): Promise<PageContent> {
+    if (page.computed) return readPageContent(client, spaceId, page.id);
+    const key = `${spaceId}|${revision}|${page.id}`;
+    const cached = contentCache.get(key);
+    if (cached) return cached;
+    const content = readPageContent(client, spaceId, page.id);
+    contentCache.set(key, content);
+    content.then(
+      (full) => {
+        if (full.computed || (full.markdown?.length ?? 0) > KEPT_MARKDOWN_CHARS) contentCache.deleteIf(key, content);
+      },
+      () => contentCache.deleteIf(key, content),
     );
-    const segment = createHash('sha256').update(JSON.stringify(site)).digest('base64url').slice(0, 22);
-    return { lookup, client, site, segment };
+    return content;
   }
 
   async function pagesOf(client: QuireClient, spaceId: string, revision: string): Promise<RevisionPage[]> {
@@ -256,7 +315,13 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     return files;
   }
 
+  // File lists are kept and never changed: their map per base path is made once too.
+  const fileMaps = new WeakMap<RevisionFile[], Map<string, Record<string, RenderedFile>>>();
   function fileMap(files: RevisionFile[], basePath: string): Record<string, RenderedFile> {
+    let byBase = fileMaps.get(files);
+    if (!byBase) fileMaps.set(files, (byBase = new Map()));
+    const kept = byBase.get(basePath);
+    if (kept) return kept;
     const out: Record<string, RenderedFile> = {};
     for (const file of files) {
       const rendered: RenderedFile = { href: `${basePath}/~files/${encodeURIComponent(file.id)}`, name: file.name, ...(file.dimensions ?? {}) };
@@ -264,15 +329,21 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
       out[`name:${file.name}`] ??= rendered;
       if (file.git?.path) out[`path:${file.git.path}`] = rendered;
     }
+    byBase.set(basePath, out);
     return out;
   }
 
+  // Trees are kept and never changed: their address map is made once, not on every render of their pages.
+  const pageMaps = new WeakMap<SiteTree, Record<string, string>>();
   function pageMap(tree: SiteTree): Record<string, string> {
+    const kept = pageMaps.get(tree);
+    if (kept) return kept;
     const out: Record<string, string> = {};
     for (const entry of tree.pages) {
       out[`id:${entry.page.id}`] = entry.href;
       out[`path:${entry.path}`] = entry.href;
     }
+    pageMaps.set(tree, out);
     return out;
   }
 
@@ -315,18 +386,16 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     return { body: bytes, etag, csp: csp(styleHash), status, headers: new Map() };
   }
 
-  async function renderContentPage(info: SiteData, client: QuireClient, tree: SiteTree, entry: SitePage): Promise<RenderedPage> {
+  async function renderContentPage(info: SiteData, client: QuireClient, tree: SiteTree, entry: SitePage, content: Promise<PageContent>): Promise<RenderedPage> {
     const { lookup } = info;
     const ctx = layoutContext(info, tree);
     const page = entry.page;
     let main: string;
     let headings: PageBody['headings'] = [];
-    const files = fileMap(await filesOf(client, lookup.space, lookup.revision), lookup.basePath);
     // Computed pages (an OpenAPI reference) come as the pages they produce, with their operations as Markdown;
     // one the API could not compute (its spec missing) has no content, and says which source it needs.
-    const full = await data(
-      client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: lookup.space, pageId: page.id }, query: { format: 'markdown' } } }),
-    );
+    const [fileList, full] = await Promise.all([filesOf(client, lookup.space, lookup.revision), content]);
+    const files = fileMap(fileList, lookup.basePath);
     const computed = full.computed ?? page.computed;
     if (computed && !full.markdown) {
       const dependency = computed.dependencies?.spec?.ref as { kind?: string; spec?: string; file?: string } | undefined;
@@ -468,22 +537,35 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     const shareKey = newShareKey ?? cookies.get(SHARE_COOKIE);
     const jwt = newJwt ?? cookies.get(JWT_COOKIE);
     const open = !shareKey && !jwt;
+    // Who the published site answer is shared with: everyone on open addresses, else holders of the same secret.
+    const scope = open ? 'open' : createHash('sha256').update(`${shareKey ?? ''}\n${jwt ?? ''}`).digest('base64url');
 
-    let info = open ? openSites.get(url) : undefined;
+    let info: SiteData | undefined = open ? openSites.get(url) : undefined;
+    // The published site, asked (or found in its cache) once the lookup is known; `fresh` when asked now.
+    let site: { answer: Promise<SiteAnswer>; fresh: boolean } | undefined;
     if (info && !refreshing.has(url) && (openSites.age(url) ?? 0) > lookupCacheMs / 2) {
       // Refreshed ahead, in the background, so busy open pages never wait on the API; what is served is
-      // still never older than lookupCacheMs.
+      // still never older than lookupCacheMs (the site answer is asked anew too, not reused).
       refreshing.add(url);
+      const askedAt = Date.now();
       lookupAddress(url, undefined, undefined, req.socket.remoteAddress)
         .then(async (answer) => {
           if (answer.object === 'published-content-lookup' && (answer.visibility === 'public' || answer.visibility === 'unlisted')) {
-            openSites.set(url, await siteData(answer));
+            const client = visitorClient(answer.apiToken);
+            const fresh = await siteData(answer, client, publishedSite(answer, client, 'open', false).answer);
+            openSites.set(url, fresh, Math.min(askedAt, fresh.at));
           }
         })
         .catch(() => undefined)
         .finally(() => refreshing.delete(url));
     }
-    if (!info) {
+    let lookup: Lookup;
+    let client: QuireClient;
+    const lookedUpAt = Date.now();
+    if (info) {
+      lookup = info.lookup;
+      client = info.client;
+    } else {
       let answer: Lookup | LookupRedirect;
       try {
         answer = await lookupAddress(url, shareKey, jwt, req.socket.remoteAddress);
@@ -508,13 +590,26 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
         res.end();
         return;
       }
-      info = await siteData(answer);
-      if (open && (answer.visibility === 'public' || answer.visibility === 'unlisted') && lookupCacheMs > 0) openSites.set(url, info);
+      lookup = answer;
+      client = visitorClient(answer.apiToken);
+      site = publishedSite(answer, client, scope);
+      // Awaited on every path below; this only keeps a failure from being reported as unhandled meanwhile.
+      site.answer.catch(() => undefined);
     }
-    const { lookup } = info;
+    /** The published site for this request, once (cached for open addresses: the lookup and it, by age). */
+    let resolving: Promise<SiteData> | undefined;
+    const resolveSite = (): Promise<SiteData> =>
+      info
+        ? Promise.resolve(info)
+        : (resolving ??= siteData(lookup, client, site!.answer).then((resolved) => {
+            // Kept as old as its oldest part: the site answer may predate this lookup.
+            if (open && (lookup.visibility === 'public' || lookup.visibility === 'unlisted') && lookupCacheMs > 0) openSites.set(url, resolved, Math.min(lookedUpAt, resolved.at));
+            return resolved;
+          }));
 
     if (newShareKey || newJwt) {
       // Remember the secret for this site only, then show the address without it (so it is not shared, bookmarked or sent as a referrer).
+      await resolveSite();
       const setCookies: string[] = [];
       if (newShareKey) setCookies.push(secretCookie(SHARE_COOKIE, newShareKey, lookup.siteBasePath, secure));
       if (newJwt) setCookies.push(secretCookie(JWT_COOKIE, newJwt, lookup.siteBasePath, secure));
@@ -527,7 +622,6 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
       return;
     }
 
-    const client = info.client;
     // The walked tree is kept too: on a cached page, walking 1,000 pages would be most of the work.
     const treeKey = `${lookup.space}|${lookup.revision}|${lookup.basePath}`;
     let tree = siteTrees.get(treeKey);
@@ -538,7 +632,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     const rest = lookup.pathname.replace(/^\/+|\/+$/g, '');
 
     if (MACHINE_FILES.has(rest)) {
-      await machineFile(req, res, info, client, rest, origin);
+      await machineFile(req, res, await resolveSite(), client, rest, origin);
       return;
     }
     const fileMatch = /^~files\/([^/]+)$/.exec(rest);
@@ -556,7 +650,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
       return;
     }
     if (rest === 'search' && !tree.byPath.has('search')) {
-      const page = await searchPage(info, client, tree, query.get('q') ?? '');
+      const page = await searchPage(await resolveSite(), client, tree, query.get('q') ?? '');
       sendPage(req, res, page, lookup.visibility);
       return;
     }
@@ -567,17 +661,25 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
         send(res, req, 404, 'text/plain; charset=utf-8', 'Not found\n');
         return;
       }
-      const page = await data(client.GET('/spaces/{spaceId}/content/page/{pageId}', { params: { path: { spaceId: lookup.space, pageId: entry.page.id }, query: { format: 'markdown' } } }));
+      // The site answer is not needed here, but its failure (an access refused after the lookup) still answers.
+      const [page] = await Promise.all([pageContent(client, lookup.space, lookup.revision, entry.page), resolveSite()]);
       send(res, req, 200, 'text/markdown; charset=utf-8', `# ${entry.page.title}\n\n${page.markdown ?? ''}`);
       return;
     }
 
     const decoded = safeDecode(rest);
     const entry = decoded === '' ? tree.first : tree.byPath.get(decoded);
-    const key = `${lookup.site}|${lookup.revision}|${entry?.page.id ?? `404:${decoded}`}|${info.segment}|${lookup.basePath}`;
+    // A site answer asked now takes a round trip: the page's content is read meanwhile (from its cache when
+    // kept). One found cached is awaited first, so a page already rendered reads nothing more.
+    let content: Promise<PageContent> | undefined;
+    const contentOf = (found: SitePage) => (content ??= pageContent(client, lookup.space, lookup.revision, found.page));
+    if (entry && site?.fresh) contentOf(entry).catch(() => undefined);
+    // Cached open addresses (the hot path) go on without waiting a turn of the event loop.
+    const resolved = info ?? (await resolveSite());
+    const key = `${lookup.site}|${lookup.revision}|${entry?.page.id ?? `404:${decoded}`}|${resolved.segment}|${lookup.basePath}`;
     let page = pageCache.get(key);
     if (!page) {
-      page = entry ? await renderContentPage(info, client, tree, entry) : notFoundInSite(info, tree);
+      page = entry ? await renderContentPage(resolved, client, tree, entry, contentOf(entry)) : notFoundInSite(resolved, tree);
       // Not-found pages are not kept: any address can be asked, and they are cheap.
       if (entry) pageCache.set(key, page);
     }

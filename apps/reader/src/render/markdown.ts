@@ -78,9 +78,24 @@ function fileForTarget(input: RenderInput, url: string): RenderedFile | undefine
   return undefined;
 }
 
+/** What one render passes its plugins, in the file's data (the processor itself is built once, for all). */
+interface RenderState {
+  input: RenderInput;
+  headings: RenderedHeading[];
+}
+
+function stateOf(file: VFileLike): RenderState {
+  return (file.data as { reader: RenderState }).reader;
+}
+
+interface VFileLike {
+  data: unknown;
+}
+
 /** Links to pages become the pages' site addresses; links to pages readers cannot reach become plain text. */
-function rehypeSiteLinks(input: RenderInput) {
-  return (tree: HastRoot) => {
+function rehypeSiteLinks() {
+  return (tree: HastRoot, file: VFileLike) => {
+    const { input } = stateOf(file);
     visit(tree, 'element', (node: Element, index, parent) => {
       if (node.tagName === 'a' && typeof node.properties.href === 'string') {
         const href = node.properties.href;
@@ -127,8 +142,9 @@ function rehypeSiteLinks(input: RenderInput) {
 }
 
 /** Stable ids on headings (GitHub's slugs, numbered when repeated) with a link to each, collected for the TOC. */
-function rehypeHeadingAnchors(headings: RenderedHeading[]) {
-  return (tree: HastRoot) => {
+function rehypeHeadingAnchors() {
+  return (tree: HastRoot, file: VFileLike) => {
+    const { headings } = stateOf(file);
     const slugger = new GithubSlugger();
     visit(tree, 'element', (node: Element) => {
       const depth = /^h([1-6])$/.exec(node.tagName)?.[1];
@@ -148,6 +164,22 @@ function rehypeHeadingAnchors(headings: RenderedHeading[]) {
   };
 }
 
+/*
+ * Built and frozen once: building it per page registered every highlight.js language anew (lowlight) and
+ * compiled the sanitizer each time, about half of a small page's render. Per-render state rides in the file.
+ */
+const processor = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkHints)
+  .use(remarkRehype)
+  .use(rehypeSanitize, schema)
+  .use(rehypeSiteLinks)
+  .use(rehypeHighlight, { detect: false })
+  .use(rehypeHeadingAnchors)
+  .use(rehypeStringify)
+  .freeze();
+
 /** Renders a page's Markdown to sanitized HTML and the list of its headings. */
 export function renderMarkdown(input: RenderInput): RenderOutput {
   if (input.markdown.length > MAX_RENDERED_MARKDOWN) {
@@ -157,17 +189,7 @@ export function renderMarkdown(input: RenderInput): RenderOutput {
     };
   }
   const headings: RenderedHeading[] = [];
-  const html = unified()
-    .use(remarkParse)
-    .use(remarkGfm)
-    .use(remarkHints)
-    .use(remarkRehype)
-    .use(rehypeSanitize, schema)
-    .use(rehypeSiteLinks, input)
-    .use(rehypeHighlight, { detect: false })
-    .use(rehypeHeadingAnchors, headings)
-    .use(rehypeStringify)
-    .processSync(input.markdown)
-    .toString();
+  const state: RenderState = { input, headings };
+  const html = processor.processSync({ value: input.markdown, data: { reader: state } }).toString();
   return { html, headings };
 }

@@ -30,6 +30,11 @@ export class LruCache<V> {
     }
   }
 
+  /** Forgets the entry, only if it still holds `value` (a newer one set meanwhile is kept). */
+  deleteIf(key: string, value: V): void {
+    if (this.entries.get(key)?.value === value) this.entries.delete(key);
+  }
+
   get size(): number {
     return this.entries.size;
   }

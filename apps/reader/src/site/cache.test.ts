@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { LruCache } from './cache.js';
+
+// The reader keeps in-flight answers (promises) here and forgets one that failed; a newer answer set under
+// the same key meanwhile must survive the older one's failure.
+describe('LruCache', () => {
+  it('deleteIf forgets an entry only while it still holds the given value', () => {
+    const cache = new LruCache<string>(10);
+    cache.set('site', 'old');
+    cache.set('site', 'new');
+    cache.deleteIf('site', 'old');
+    expect(cache.get('site')).toBe('new');
+    cache.deleteIf('site', 'new');
+    expect(cache.get('site')).toBeUndefined();
+  });
+
+  it('ages entries from the time they were set with, and drops them past the ttl', () => {
+    const cache = new LruCache<string>(10, 1_000);
+    cache.set('site', 'answer', 5_000);
+    expect(cache.age('site', 5_600)).toBe(600);
+    expect(cache.get('site', 6_000)).toBe('answer');
+    expect(cache.get('site', 6_001)).toBeUndefined();
+  });
+
+  it('drops the least recently used entry past its limit', () => {
+    const cache = new LruCache<number>(2);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.get('a');
+    cache.set('c', 3);
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([1, undefined, 3]);
+  });
+});
