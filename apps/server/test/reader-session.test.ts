@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { unwrap, type QuireClient } from '@quire/client';
 import { createReaderHandler } from '@quire/reader';
 import { beforeAll, describe, expect, it } from 'vitest';
