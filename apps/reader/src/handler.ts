@@ -5,7 +5,7 @@ import { createQuireClient, paginate, type QuireClient } from '@quire/client';
 import type { RenderedFile } from './render/markdown.js';
 import { createRenderPool } from './render/render-pool.js';
 import { LruCache } from './site/cache.js';
-import { JWT_COOKIE, SHARE_COOKIE, readCookies, secretCookie } from './site/cookies.js';
+import { JWT_COOKIE, SESSION_COOKIE, SHARE_COOKIE, readCookies, secretCookie } from './site/cookies.js';
 import { escapeHtml as e } from './site/html.js';
 import { addressPath, renderLayout, type AssetPaths, type LayoutContext, type PageBody } from './site/layout.js';
 import { llmsTxt, markdownHref, robotsTxt, rssXml, sitemapXml, type SpacePages } from './site/machines.js';
@@ -14,7 +14,8 @@ import type { Lookup, LookupRedirect, PublishedSite, RevisionFile, RevisionPage,
 
 /*
  * The reader: published docs sites as HTML. Every request is resolved by the API's lookup
- * (`getPublishedContentByUrl`, no credentials but the visitor's own share key or JWT), which answers a
+ * (`getPublishedContentByUrl`, no credentials but the visitor's own share key or JWT, and the member's own
+ * SSO session cookie, sent as its bearer token to the lookup alone and nowhere else), which answers a
  * short-lived visitor token; everything shown is then read with that token through @quire/client, so the
  * reader never holds more rights than the visitor it serves.
  *
@@ -246,11 +247,13 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     return { url: origin + pathAndQuery, origin, secure: origin.startsWith('https:') };
   }
 
-  async function lookupAddress(url: string, shareKey: string | undefined, jwt: string | undefined, visitorAddress?: string): Promise<Lookup | LookupRedirect> {
+  async function lookupAddress(url: string, shareKey: string | undefined, jwt: string | undefined, visitorAddress?: string, session?: string): Promise<Lookup | LookupRedirect> {
     const query: { url: string; shareKey?: string; visitorAuthToken?: string } = { url };
     if (shareKey) query.shareKey = shareKey;
     if (jwt) query.visitorAuthToken = jwt;
-    return data(anonymous(visitorAddress).GET('/urls/published', { params: { query } }));
+    // The member's session goes to this one call, per request (never into a shared client, link or log).
+    const headers = session ? { headers: { Authorization: `Bearer ${session}` } } : {};
+    return data(anonymous(visitorAddress).GET('/urls/published', { params: { query }, ...headers }));
   }
 
   /**
@@ -536,6 +539,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     const { url, origin, secure } = absoluteUrl(req, cleanPath);
     const shareKey = newShareKey ?? cookies.get(SHARE_COOKIE);
     const jwt = newJwt ?? cookies.get(JWT_COOKIE);
+    const session = cookies.get(SESSION_COOKIE);
     const open = !shareKey && !jwt;
     // Who the published site answer is shared with: everyone on open addresses, else holders of the same secret.
     const scope = open ? 'open' : createHash('sha256').update(`${shareKey ?? ''}\n${jwt ?? ''}`).digest('base64url');
@@ -568,7 +572,11 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     } else {
       let answer: Lookup | LookupRedirect;
       try {
-        answer = await lookupAddress(url, shareKey, jwt, req.socket.remoteAddress);
+        answer = await lookupAddress(url, shareKey, jwt, req.socket.remoteAddress, session).catch((error: unknown) => {
+          // A session revoked or expired is read as none: it must not lock the reader out of what anyone may read.
+          if (session && error instanceof ApiFailure && error.status === 401) return lookupAddress(url, shareKey, jwt, req.socket.remoteAddress);
+          throw error;
+        });
       } catch (error) {
         const status = error instanceof ApiFailure ? error.status : 502;
         setCommonHeaders(res);

@@ -3,6 +3,11 @@ import type { IncomingMessage } from 'node:http';
 /** The reader's cookies: the share key and the visitor JWT of a site, each scoped to the site's path. */
 export const SHARE_COOKIE = 'quire_share_key';
 export const JWT_COOKIE = 'quire_visitor_jwt';
+/**
+ * The session signing in through SAML starts (set by the API's `/auth/saml/<id>/acs`, HttpOnly, path /): a
+ * member's token, forwarded to the lookup alone so that members read their organization's restricted sites.
+ */
+export const SESSION_COOKIE = 'quire_session';
 
 export function readCookies(req: IncomingMessage): Map<string, string> {
   const cookies = new Map<string, string>();

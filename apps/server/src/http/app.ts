@@ -234,7 +234,10 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     refuseNulCharacters({ path: params, query: req.query as Record<string, unknown>, body: req.body });
     route.validateRequest(req);
     state.checkResponse = route.checkResponse ?? undefined;
-    const principal = operation.requiresAuth ? await authenticateRequest(req, operation.operationId) : undefined;
+    // Where a token is optional (getPublishedContentByUrl), one that is sent is checked all the same: a bad
+    // token is a 401, never silently read as anonymous.
+    const authenticates = operation.requiresAuth || (operation.acceptsAuth && req.headers.authorization !== undefined);
+    const principal = authenticates ? await authenticateRequest(req, operation.operationId) : undefined;
     const caller: Caller | undefined = principal && !isVisitor(principal) ? principal : undefined;
     if (caller?.organizationId !== undefined) await assertWithinSessionScope(options.services, caller, req.params, req.body);
 
@@ -247,6 +250,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
         if (!caller) throw new Error(`${operation.operationId} has no authenticated caller`);
         return caller;
       },
+      signedInCaller: caller,
       get principal() {
         if (!principal) throw new Error(`${operation.operationId} has no authenticated caller`);
         return principal;

@@ -42,6 +42,8 @@ export interface HandlerContext<K extends OperationId> {
   body: RequestBody<K>;
   /** The authenticated caller (operations with `security: []` have none and must not read it). */
   caller: Caller;
+  /** The caller where the token is optional (`security: [{bearerAuth: []}, {}]`): undefined when none was sent. */
+  signedInCaller: Caller | undefined;
   /**
    * The caller, or a visitor of a published site (a visitor token): only the reads visitor-policy.ts allows
    * ever see a visitor, and they take this instead of `caller`.

@@ -1,3 +1,4 @@
+import type { OrganizationMembership } from './organization-policy.js';
 import type { Role } from './roles.js';
 import type { SiteVisibilityName } from './site-policy.js';
 
@@ -7,6 +8,10 @@ import type { SiteVisibilityName } from './site-policy.js';
  * role in the organization; they read the published content of one site, and only the site spaces the
  * lookup found visible to them (share link, signed and unsigned claims against the site spaces'
  * conditions). Everything else is refused: other operations with 403, ids outside the site with 404.
+ *
+ * A member of the site's organization who sends their own token to the lookup (the reader forwards the SSO
+ * session) is let into any published site of it whatever its visibility (`memberReadsSite`), and reads it
+ * as a visitor would: the same visitor token, naming them, and the same conditions on the claims given.
  */
 
 /** The reads of a site's published content; nothing that writes, and nothing about the organization. */
@@ -35,6 +40,11 @@ export interface VisitorGrant {
   shareLinkId?: string;
   /** The visitor-auth key whose JWT the visitor showed (visitor-auth sites). */
   visitorAuthKeyId?: string;
+  /**
+   * The member whose own token opened the site (a share-link or visitor-auth site opened by membership
+   * alone): the token holds only while they are still a member and that token still valid.
+   */
+  member?: { userId: string; tokenId: string };
   /** Site spaces and sections this visitor sees (their conditions hold for the visitor's claims). */
   siteSpaceIds: readonly string[];
   sectionIds: readonly string[];
@@ -49,15 +59,36 @@ export interface VisitorSiteState {
   shareLinkActive?: boolean;
   /** The site's current visitor-auth key id (undefined when the site has none). */
   visitorAuthKeyId?: string;
+  /** For a grant naming a member: their token and their membership in the site's organization as they are now. */
+  member?: { token: MemberTokenState | undefined; membership: OrganizationMembership | undefined };
+}
+
+/** A user's token as the store answers it: whose it is, which organization a session is scoped to, its expiry. */
+export interface MemberTokenState {
+  user_id: string;
+  organization_id: string | null;
+  expires_at: string | null;
 }
 
 /**
- * Whether a site opens to an anonymous visitor: `public` and `unlisted` to anyone with the address,
- * `share-link` with the key of an active link, `visitor-auth` with a JWT verified with the site's key. An
- * unpublished site opens to no visitor (members read it through their own tokens).
+ * Whether the person sending their own token reads the organization's published sites as a member: an
+ * enabled membership with an organization role (a guest's access is only the spaces granted to them, which
+ * a whole site would exceed), and a token that acts in this organization (a session started through
+ * another organization's SSO acts there only).
  */
-export function siteOpensToVisitor(access: { published: boolean; visibility: SiteVisibilityName; activeShareLink: boolean; verifiedVisitor: boolean }): boolean {
+export function memberReadsSite(reader: { sessionOrganizationId?: string | null } | undefined, siteOrganizationId: string, membership: OrganizationMembership | undefined): boolean {
+  if (!reader || !membership || membership.disabled || membership.role === null) return false;
+  return reader.sessionOrganizationId == null || reader.sessionOrganizationId === siteOrganizationId;
+}
+
+/**
+ * Whether a site opens to a visitor: `public` and `unlisted` to anyone with the address, `share-link` with
+ * the key of an active link, `visitor-auth` with a JWT verified with the site's key, and any of them to a
+ * member (`memberReadsSite`). An unpublished site opens to no visitor (members read it through the API).
+ */
+export function siteOpensToVisitor(access: { published: boolean; visibility: SiteVisibilityName; activeShareLink: boolean; verifiedVisitor: boolean; member?: boolean }): boolean {
   if (!access.published) return false;
+  if (access.member === true) return true;
   switch (access.visibility) {
     case 'public':
     case 'unlisted':
@@ -71,8 +102,8 @@ export function siteOpensToVisitor(access: { published: boolean; visibility: Sit
 
 /**
  * Whether an issued token still holds: the site is still published with the same visibility in the same
- * organization, the share link used is still active, and the visitor-auth key that verified the JWT is still
- * the site's. Checked on every request, so unpublishing or deactivating a link closes tokens at once.
+ * organization, the share link used is still active, the visitor-auth key that verified the JWT is still
+ * the site's, and the member it names is still one with a valid token. Checked on every request, so unpublishing or deactivating a link closes tokens at once.
  */
 export function visitorGrantHolds(grant: VisitorGrant, state: VisitorSiteState, nowSeconds: number): boolean {
   if (grant.expiresAt <= nowSeconds) return false;
@@ -83,8 +114,17 @@ export function visitorGrantHolds(grant: VisitorGrant, state: VisitorSiteState, 
     visibility: grant.visibility,
     activeShareLink: grant.shareLinkId !== undefined && state.shareLinkActive === true,
     verifiedVisitor: grant.visitorAuthKeyId !== undefined && state.visitorAuthKeyId === grant.visitorAuthKeyId,
+    member: grant.member !== undefined && memberStillReads(grant.member, grant.organizationId, state.member, nowSeconds),
   })) return false;
   return true;
+}
+
+/** The member a grant names is still one, and the token they showed is still theirs, unrevoked and unexpired. */
+function memberStillReads(member: NonNullable<VisitorGrant['member']>, organizationId: string, state: VisitorSiteState['member'], nowSeconds: number): boolean {
+  const token = state?.token;
+  if (!token || token.user_id !== member.userId) return false;
+  if (token.expires_at !== null && Date.parse(token.expires_at) <= nowSeconds * 1000) return false;
+  return memberReadsSite({ sessionOrganizationId: token.organization_id }, organizationId, state.membership);
 }
 
 export function visitorSeesSite(grant: VisitorGrant, organizationId: string, siteId: string): boolean {

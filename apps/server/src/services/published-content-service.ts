@@ -2,8 +2,11 @@ import { evaluateCondition, parseCondition } from '../content/site-conditions.js
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../errors.js';
 import { lazyModule } from '../lazy-module.js';
 import type { SiteVisibilityName } from '../policies/site-policy.js';
-import { siteOpensToVisitor } from '../policies/visitor-policy.js';
+import { membershipFromRow } from '../policies/organization-policy.js';
+import { memberReadsSite, siteOpensToVisitor } from '../policies/visitor-policy.js';
+import { findMembership } from '../stores/organization-store.js';
 import { allSections, allSiteSpaces, findPublishedSitesBySegment, findSiteByHostname, type SiteSectionRow, type SiteSpaceRecord, type SiteWithCount } from '../stores/site-store.js';
+import type { Caller } from './caller.js';
 import type { ServiceContext } from './context.js';
 import { activeShareLinkOf } from './site-service.js';
 import { siteVisitorAuth, type VisitorAuthRecord } from './site-visitor-auth-service.js';
@@ -13,7 +16,8 @@ const jose = lazyModule<typeof import('jose')>('jose');
 
 /*
  * Resolving an address a reader opened to the published content it shows, for readers that are not members
- * (the reader app acts for each visitor with no more rights than theirs). Addresses are those the site
+ * (the reader app acts for each visitor with no more rights than theirs), and for members who send their own
+ * token (the reader forwards their SSO session): membership opens any published site of their organization. Addresses are those the site
  * presenter builds (http/presenters/site-presenter.ts, the one statement of the rule, read here in
  * reverse): `{QUIRE_PUBLIC_URL}/sites/{basename, else id}[/{section path}][/{site-space path}]/{page path}`,
  * or `{scheme}://{hostname}/...` for a site with a hostname. A section or site space the path does not name
@@ -34,6 +38,8 @@ export interface PublishedLookupInput {
   url: string;
   shareKey?: string;
   visitorAuthToken?: string;
+  /** The user whose own bearer token came with the lookup (optional; a member reads restricted sites). */
+  reader?: Caller;
 }
 
 export interface PublishedContentLookup {
@@ -159,6 +165,11 @@ function holds(condition: string | null, claims: Record<string, unknown>): boole
   }
 }
 
+async function membershipOf(context: ServiceContext, organizationId: string, userId: string) {
+  const row = await findMembership(context.db, organizationId, userId);
+  return row ? membershipFromRow(row) : undefined;
+}
+
 export async function getPublishedContentByUrl(context: ServiceContext, input: PublishedLookupInput, options: { publicUrl: string }): Promise<PublishedContentLookup | PublishedContentRedirect> {
   const url = parseAddress(input.url);
   const found = await siteAt(context, url, options.publicUrl);
@@ -170,7 +181,14 @@ export async function getPublishedContentByUrl(context: ServiceContext, input: P
   const shareLink = visibility === 'share-link' && shareKey !== undefined ? await activeShareLinkOf(context, site.id, shareKey) : undefined;
   const auth = await siteVisitorAuth(context, site.id);
   const signed = await verifiedClaims(input.visitorAuthToken ?? url.searchParams.get('jwt_token') ?? undefined, auth);
-  const opens = siteOpensToVisitor({ published: site.published === 1, visibility, activeShareLink: shareLink !== undefined, verifiedVisitor: signed !== undefined });
+  const access = { published: site.published === 1, visibility, activeShareLink: shareLink !== undefined, verifiedVisitor: signed !== undefined };
+  // Membership is asked only when the site would not open anyway, so a member's visitor token names them only
+  // when membership is what let them in (open sites' tokens stay anonymous, whoever asked).
+  const opensToAnyone = siteOpensToVisitor(access);
+  const reader = input.reader;
+  const member = !opensToAnyone && reader !== undefined && access.published
+    && memberReadsSite({ sessionOrganizationId: reader.organizationId }, site.organization_id, await membershipOf(context, site.organization_id, reader.user.id));
+  const opens = opensToAnyone || siteOpensToVisitor({ ...access, member });
   if (!opens) {
     if (visibility !== 'visitor-auth') throw noContent();
     if (!auth) throw new UnauthorizedError('This site needs visitor authentication, and none is configured for it');
@@ -222,7 +240,8 @@ export async function getPublishedContentByUrl(context: ServiceContext, input: P
     siteId: site.id,
     visibility,
     ...(shareLink ? { shareLinkId: shareLink.id } : {}),
-    ...(visibility === 'visitor-auth' && auth ? { visitorAuthKeyId: auth.keyId } : {}),
+    ...(visibility === 'visitor-auth' && auth && signed !== undefined ? { visitorAuthKeyId: auth.keyId } : {}),
+    ...(member && reader ? { member: { userId: reader.user.id, tokenId: reader.tokenId } } : {}),
     siteSpaceIds: visibleRecords.map((row) => row.siteSpace.id),
     sectionIds: visibleSections.map((row) => row.id),
   });

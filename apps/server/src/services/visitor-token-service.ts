@@ -2,7 +2,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
 import { visitorGrantHolds, visitorMayCall, type VisitorGrant } from '../policies/visitor-policy.js';
 import type { SiteVisibilityName } from '../policies/site-policy.js';
+import { membershipFromRow } from '../policies/organization-policy.js';
+import { findMembership } from '../stores/organization-store.js';
 import { findShareLink, findSiteState, findVisitorAuthKeyId } from '../stores/site-store.js';
+import { findTokenState } from '../stores/token-store.js';
 import type { VisitorCaller } from './caller.js';
 import type { ServiceContext } from './context.js';
 import { serverSecret } from './server-secret-service.js';
@@ -12,7 +15,7 @@ import { serverSecret } from './server-secret-service.js';
  * signature its HMAC-SHA256 under a server secret of their own, so that every node of a deployment verifies
  * what another issued, and no other use of a server secret can forge one. They are short-lived and not
  * stored: what could change since they were issued (the site published, its visibility, the share link, the
- * visitor-auth key) is read again on every request instead (visitor-policy's `visitorGrantHolds`).
+ * visitor-auth key, the membership and token of the member it names) is read again on every request instead (visitor-policy's `visitorGrantHolds`).
  */
 
 export const VISITOR_TOKEN_PREFIX = 'qv1.';
@@ -26,6 +29,9 @@ interface Payload {
   v: SiteVisibilityName;
   l?: string;
   k?: string;
+  /** The member's user id and token id, when membership opened the site. */
+  mu?: string;
+  mt?: string;
   ss: string[];
   sc: string[];
   exp: number;
@@ -45,6 +51,7 @@ export async function issueVisitorToken(context: ServiceContext, grant: Omit<Vis
     o: grant.organizationId, s: grant.siteId, v: grant.visibility,
     ...(grant.shareLinkId !== undefined ? { l: grant.shareLinkId } : {}),
     ...(grant.visitorAuthKeyId !== undefined ? { k: grant.visitorAuthKeyId } : {}),
+    ...(grant.member !== undefined ? { mu: grant.member.userId, mt: grant.member.tokenId } : {}),
     ss: [...grant.siteSpaceIds], sc: [...grant.sectionIds], exp: expiresAt,
   };
   const body = VISITOR_TOKEN_PREFIX + Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
@@ -72,6 +79,7 @@ async function verifiedGrant(context: ServiceContext, token: string): Promise<Vi
     organizationId: payload.o, siteId: payload.s, visibility: payload.v,
     ...(payload.l !== undefined ? { shareLinkId: payload.l } : {}),
     ...(payload.k !== undefined ? { visitorAuthKeyId: payload.k } : {}),
+    ...(typeof payload.mu === 'string' && typeof payload.mt === 'string' ? { member: { userId: payload.mu, tokenId: payload.mt } } : {}),
     siteSpaceIds: payload.ss, sectionIds: payload.sc, expiresAt: payload.exp,
   };
 }
@@ -79,7 +87,8 @@ async function verifiedGrant(context: ServiceContext, token: string): Promise<Vi
 /**
  * Authenticates a request made with a visitor token for `operationId`: 401 for a forged or expired token,
  * 403 for an operation outside the visitor's reads, 401 when the site no longer opens to it (unpublished,
- * visibility changed, share link deactivated or deleted, visitor-auth key rotated). Indexed lookups only.
+ * visibility changed, share link deactivated or deleted, visitor-auth key rotated, the member it names removed,
+ * disabled or their token revoked or expired). Indexed lookups only.
  */
 export async function authenticateVisitor(context: ServiceContext, token: string, operationId: string): Promise<VisitorCaller> {
   const grant = await verifiedGrant(context, token);
@@ -87,10 +96,14 @@ export async function authenticateVisitor(context: ServiceContext, token: string
   const site = await findSiteState(context.db, grant.siteId);
   const link = grant.shareLinkId !== undefined ? await findShareLink(context.db, grant.siteId, grant.shareLinkId) : undefined;
   const keyId = grant.visitorAuthKeyId !== undefined ? await findVisitorAuthKeyId(context.db, grant.siteId) : undefined;
+  // A member's grant: their token and membership, each by primary key.
+  const memberToken = grant.member !== undefined ? await findTokenState(context.db, grant.member.tokenId) : undefined;
+  const membership = grant.member !== undefined ? await findMembership(context.db, grant.organizationId, grant.member.userId) : undefined;
   const holds = visitorGrantHolds(grant, {
     site,
     ...(grant.shareLinkId !== undefined ? { shareLinkActive: link?.active === 1 } : {}),
     ...(keyId !== undefined ? { visitorAuthKeyId: keyId } : {}),
+    ...(grant.member !== undefined ? { member: { token: memberToken, membership: membership ? membershipFromRow(membership) : undefined } } : {}),
   }, Math.floor(Date.now() / 1000));
   if (!holds) throw new UnauthorizedError('The site no longer opens to this visitor token: resolve the address again');
   return { grant };

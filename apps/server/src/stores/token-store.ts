@@ -33,6 +33,15 @@ export async function findTokenWithUser(db: Db, tokenHash: string): Promise<{ to
   };
 }
 
+const tokenById = prepared((db: Db, tokenId: string) => db
+  .selectFrom('api_tokens').select(['id', 'user_id', 'organization_id', 'expires_at']).where('id', '=', tokenId));
+
+/** What decides whether a token still holds (its user, scope and expiry), by primary key: visitor tokens of members check it on every request. */
+export async function findTokenState(db: Db, tokenId: string): Promise<Pick<ApiTokenRow, 'id' | 'user_id' | 'organization_id' | 'expires_at'> | undefined> {
+  const [row] = await tokenById(db, tokenId);
+  return row;
+}
+
 export async function touchToken(db: Db, tokenId: string, at: string): Promise<void> {
   await db.updateTable('api_tokens').set({ last_used_at: at }).where('id', '=', tokenId).execute();
 }

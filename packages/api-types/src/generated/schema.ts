@@ -2928,6 +2928,15 @@ export interface paths {
          *     apply when the path names none. Needs no bearer token: this is what a reader (or the reader app) calls
          *     for a visitor, and it holds no more rights than that visitor.
          *
+         *     A bearer token is optional. When it is a user's token (an API token, or the session that signing in through
+         *     SAML starts) of a member of the site's organization (not disabled, not a guest; a session started in
+         *     another organization does not count), a published site opens to them whatever its visibility: a
+         *     `share-link` site without a key, a `visitor-auth` site without a JWT. Conditions are still evaluated with
+         *     the claims given, so a member sees what a visitor with the same claims sees. The `apiToken` issued then
+         *     names that member and their token: removing the member, disabling them, or revoking or expiring the token
+         *     closes it at once. Anyone else's token changes nothing (the same 404 or redirect as without one); a token
+         *     that is unknown, revoked or expired is a 401.
+         *
          *     Answers either a lookup (`published-content-lookup`) with a short-lived `apiToken` (15 minutes), a
          *     visitor token accepted only by the reads of this site's published content (the published site, and the
          *     spaces, revisions, pages, files and search of the site spaces this visitor sees), or a redirect

@@ -7,12 +7,13 @@ import type { HandlerDeps } from './deps.js';
 /** What readers of published sites need: resolving an address for a visitor, and visitor authentication. */
 export function publishedContentHandlers({ services, present }: HandlerDeps): Handlers {
   return {
-    getPublishedContentByUrl: async ({ query }) => ({
+    getPublishedContentByUrl: async ({ query, signedInCaller }) => ({
       status: 200,
       body: presentPublishedContent(await getPublishedContentByUrl(services, {
         url: query.url,
         ...(query.shareKey !== undefined ? { shareKey: query.shareKey } : {}),
         ...(query.visitorAuthToken !== undefined ? { visitorAuthToken: query.visitorAuthToken } : {}),
+        ...(signedInCaller ? { reader: signedInCaller } : {}),
       }, { publicUrl: present.publicUrl })),
     }),
 

@@ -33,8 +33,13 @@ export interface OperationInfo {
   /** The Express route, with the base path, e.g. `/v1/orgs/:organizationId`. */
   expressPath: string;
   tags: string[];
-  /** False only for operations whose `security` is explicitly empty. */
+  /** False only for operations whose `security` is explicitly empty or lists the empty requirement `{}`. */
   requiresAuth: boolean;
+  /**
+   * True for operations whose `security` lists a scheme beside the empty requirement (`[{bearerAuth: []}, {}]`):
+   * a bearer token is optional, and when one is sent it is authenticated like anywhere else (401 when invalid).
+   */
+  acceptsAuth: boolean;
   requestBodyRequired: boolean;
   hasRequestBody: boolean;
   definition: OpenApiOperation;
@@ -97,6 +102,7 @@ export function listOperations(spec: OpenApiDocument): OperationInfo[] {
         expressPath: toExpressPath(base, specPath),
         tags: definition.tags ?? [],
         requiresAuth: security.length > 0 && !security.some((requirement) => Object.keys(requirement).length === 0),
+        acceptsAuth: security.some((requirement) => Object.keys(requirement).length > 0),
         requestBodyRequired: definition.requestBody?.required === true,
         hasRequestBody: definition.requestBody !== undefined,
         definition,
