@@ -8,8 +8,8 @@ import { renderMarkdown, type RenderInput, type RenderOutput } from './markdown.
  * Rendering a page is synchronous CPU work (parse, sanitize, highlight). Small pages render on the event loop,
  * where a thread hop would cost more than the work; pages of RENDER_IN_WORKER_FROM characters or more render in
  * a worker thread (piscina), so one long page never stalls the requests of other readers; so do pages dense
- * with inline delimiters (`rendersInWorker`). Measured on this
- * machine, 20,000 characters of mixed Markdown with code take about 15 ms to render.
+ * with inline delimiters (`rendersInWorker`). Measured on this machine, 20,000 characters of mixed Markdown
+ * with code take about 15 ms to render.
  */
 export const RENDER_IN_WORKER_FROM = 20_000;
 /**
@@ -17,7 +17,7 @@ export const RENDER_IN_WORKER_FROM = 20_000;
  * resolves emphasis and link delimiters in time that grows with the square of their number in a paragraph
  * (the server's `ON_THREAD_INLINE_DELIMITERS`, where the figures are; the server refuses pages past 5,000).
  */
-export const RENDER_IN_WORKER_PAST_DELIMITERS = 500;
+export const RENDER_IN_WORKER_PAST_DELIMITERS = 200;
 
 const INLINE_DELIMITERS = new Set(['*', '_', '[', ']', '`', '~', '<']);
 

@@ -28,9 +28,12 @@ export const MAX_TREE_DEPTH = 100;
 export const MAX_INLINE_DELIMITERS = 5_000;
 /**
  * Markdown with more inline delimiters than this in one paragraph is parsed in the markdown worker, like
- * long markdown: the worst arrangement of 500 delimiters parses in about 20 ms on the event loop, 1,000 in 70.
+ * long markdown. On the 2-core machine under load, the worst arrangement of 200 delimiters (`*a*b` repeated)
+ * parses in 4-50 ms, 500 in 20-190 ms, and a write parses its page about three times (check, links, link
+ * index). A thread hop costs a few ms; ordinary paragraphs have far fewer delimiters (a table with a link
+ * in each of 50 rows has 100).
  */
-export const ON_THREAD_INLINE_DELIMITERS = 500;
+export const ON_THREAD_INLINE_DELIMITERS = 200;
 
 const LIST_MARKER = /^(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/;
 const THEMATIC_BREAK = /^([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
