@@ -14,8 +14,8 @@ import { extractSections, type MarkdownSection } from './sections.js';
  * is large markdown cut into search sections when a space is indexed, and a large OpenAPI document made into
  * the pages of the `openapi-reference` template.
  * So is markdown with many inline delimiters in one paragraph (limits.ts `parsesOffThread`): its parse time
- * grows with their square. Other small markdown is parsed in place: a thread round trip would cost more than the parse. The thread starts
- * on first use and ends after a minute idle.
+ * grows with their square. Other small markdown is parsed in place: a thread round trip would cost more than
+ * the parse. The thread starts on first use and ends after a minute idle.
  */
 
 /** How long checking one markdown text may take before it is refused. */
