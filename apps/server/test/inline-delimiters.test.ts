@@ -67,7 +67,8 @@ describeEachDialect('inline delimiters', (dialect) => {
       expect(links.result.response.status).toBe(200);
       for (const [what, { answers, p95, max }] of Object.entries({ write: written, 'document read': read, links })) {
         console.log(`${MAX_INLINE_DELIMITERS} delimiters in one paragraph, ${what}: /healthz ${answers} answers, p95 ${p95.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
-        expect(answers, what).toBeGreaterThan(5);
+        // The parse takes about a second in the worker; the links may already be known from the write.
+        if (what !== 'links') expect(answers, what).toBeGreaterThan(5);
         expect(p95, what).toBeLessThan(100);
       }
       const started = performance.now();
