@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { extractSections, OFF_THREAD_MARKDOWN_LENGTH, sectionsOffThread, type MarkdownSection } from '../content/markdown/index.js';
+import { extractSections, parsesOffThread, sectionsOffThread, type MarkdownSection } from '../content/markdown/index.js';
 import type { MaterializedPage, MaterializedTree } from '../content/tree.js';
 import type { Db } from '../db/index.js';
 import { nowIso } from '../ids.js';
@@ -271,7 +271,7 @@ function requireDrafts(pages: readonly PreparedPage[], drafts: Map<string, Secti
   // Large markdown is not cut here, in the transaction and on the event loop: the caller drafts it in the
   // worker thread and retries.
   const unread = pages.filter((page) => !drafts.has(page.input.id) && 'markdown' in page.input
-    && (typeof page.input.markdown !== 'string' || page.input.markdown.length >= OFF_THREAD_MARKDOWN_LENGTH));
+    && (typeof page.input.markdown !== 'string' || parsesOffThread(page.input.markdown)));
   if (unread.length > 0) throw new MissingDrafts(unread);
   for (const page of pages) {
     if (drafts.has(page.input.id)) continue;

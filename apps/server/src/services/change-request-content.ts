@@ -4,7 +4,7 @@ import {
   checkMarkdownOffThread,
   ContentError,
   MAX_FILE_BYTES,
-  OFF_THREAD_MARKDOWN_LENGTH,
+  parsesOffThread,
   TreeWriter,
   type AppliedChange,
   type ApplyChangesResult,
@@ -92,11 +92,11 @@ async function prepareChanges(context: ServiceContext, changes: readonly ChangeR
   for (const [index, change] of changes.entries()) {
     if (change.operation !== 'insert_files') {
       const markdown = change.operation === 'delete_page' ? undefined : change.document?.markdown;
-      if (markdown === undefined || markdown.length < OFF_THREAD_MARKDOWN_LENGTH) {
+      if (markdown === undefined || !parsesOffThread(markdown)) {
         inputs.push(change);
         continue;
       }
-      // A large page is checked and parsed in the worker thread, before the batch is applied.
+      // A large page (or one dense with inline delimiters) is checked and parsed in the worker thread, before the batch is applied.
       try {
         inputs.push({ ...change, checkedLinks: await checkMarkdownOffThread(markdown, 'document.markdown') });
       } catch (error) {

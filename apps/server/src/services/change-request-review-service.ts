@@ -128,7 +128,7 @@ export async function submitChangeRequestReview(
   body: { status: ReviewStatus; comment?: CommentBody },
 ): Promise<ReviewView> {
   // Checked before anything is written: a comment past the content limits is a 400 that changes nothing.
-  const commentBody = body.comment === undefined ? undefined : storedBody(body.comment, 'body.comment');
+  const commentBody = body.comment === undefined ? undefined : await storedBody(body.comment, 'body.comment');
   return context.db.transaction().execute(async (trx) => {
     const tx: ServiceContext = { ...context, db: trx };
     const found = await requireChangeRequest(tx, caller, spaceId, idOrNumber);

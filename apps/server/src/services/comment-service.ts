@@ -1,5 +1,5 @@
 import type { components, JSONDocument } from '@quire/api-types';
-import { checkMarkdownLimits, ContentError, documentToMarkdown, markdownToDocument, type DocNode } from '../content/index.js';
+import { checkMarkdownLimitsOffThread, ContentError, documentToMarkdown, markdownToDocumentOffThread, type DocNode } from '../content/index.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.js';
 import { pageRequest } from '../pagination.js';
 import { newId, nowIso } from '../ids.js';
@@ -95,9 +95,9 @@ function replyNotFound(): NotFoundError {
 const COMMENT_REFUSED = 'You need the comment permission of this space';
 
 /** Refuses, with a 400 naming the limit, a body that passes a content limit (see content/markdown/limits.ts). */
-function withinContentLimits(markdown: string, field: string): void {
+async function withinContentLimits(markdown: string, field: string): Promise<void> {
   try {
-    checkMarkdownLimits(markdown, field);
+    await checkMarkdownLimitsOffThread(markdown, field);
   } catch (error) {
     if (error instanceof ContentError) throw new BadRequestError(error.message);
     throw error;
@@ -108,10 +108,10 @@ function withinContentLimits(markdown: string, field: string): void {
  * The body as stored: the form it was written in. A document is checked to convert to markdown now, so that
  * answering it in either form can never fail later. A body with no content at all is stored as empty.
  */
-export function storedBody(input: CommentBody, field: string): StoredBody {
+export async function storedBody(input: CommentBody, field: string): Promise<StoredBody> {
   if ('markdown' in input && typeof input.markdown === 'string') {
     if (input.markdown.trim() === '') return { body_format: 'empty', body: '' };
-    withinContentLimits(input.markdown, `${field}.markdown`);
+    await withinContentLimits(input.markdown, `${field}.markdown`);
     return { body_format: 'markdown', body: input.markdown };
   }
   if ('document' in input && input.document) {
@@ -124,7 +124,7 @@ export function storedBody(input: CommentBody, field: string): StoredBody {
       throw new BadRequestError(`${field}.document cannot be read as a document`);
     }
     // Read back as markdown, it must be content that can be stored.
-    withinContentLimits(markdown, `${field}.document`);
+    await withinContentLimits(markdown, `${field}.document`);
     return { body_format: 'document', body: JSON.stringify(document) };
   }
   return { body_format: 'empty', body: '' };
@@ -291,7 +291,7 @@ async function checkAttachment(context: ServiceContext, spaceId: string, revisio
   if (input.node === undefined) return;
   let document;
   try {
-    document = markdownToDocument(await readPageMarkdown(context.db, page), { what: "the page's markdown" });
+    document = await markdownToDocumentOffThread(await readPageMarkdown(context.db, page), { what: "the page's markdown" });
   } catch (error) {
     // Stored before the content limits existed: the page has no blocks to name.
     if (error instanceof ContentError) throw new BadRequestError(`body.node: ${error.message}, so its blocks cannot be commented on`);
@@ -311,7 +311,7 @@ export async function postCommentInSpace(
   spaceId: string,
   input: PostCommentInput,
 ): Promise<{ viewer: DiscussionViewer; comment: CommentView }> {
-  const body = storedBody(input.body, 'body.body');
+  const body = await storedBody(input.body, 'body.body');
   const access = await requireSpace(context, caller, spaceId);
   assertSpacePermission(access, 'comment');
   // Revisions are immutable: what is checked here stays true, so the checks run before the transaction.
@@ -384,7 +384,7 @@ export async function postCommentReplyInSpace(
   commentId: string,
   input: { body: CommentBody },
 ): Promise<{ viewer: DiscussionViewer; reply: ReplyView }> {
-  const body = storedBody(input.body, 'body.body');
+  const body = await storedBody(input.body, 'body.body');
   return context.db.transaction().execute(async (trx) => {
     const tx: ServiceContext = { ...context, db: trx };
     const access = await requireSpace(tx, caller, spaceId);
@@ -434,7 +434,7 @@ export async function updateCommentInSpace(
   commentId: string,
   input: ReactionChanges & { resolved?: boolean; body?: CommentBody },
 ): Promise<{ viewer: DiscussionViewer; comment: CommentView }> {
-  const body = input.body === undefined ? undefined : storedBody(input.body, 'body.body');
+  const body = input.body === undefined ? undefined : await storedBody(input.body, 'body.body');
   return context.db.transaction().execute(async (trx) => {
     const tx: ServiceContext = { ...context, db: trx };
     const access = await requireSpace(tx, caller, spaceId);
@@ -469,7 +469,7 @@ export async function updateCommentReplyInSpace(
   replyId: string,
   input: ReactionChanges & { body?: CommentBody },
 ): Promise<{ viewer: DiscussionViewer; reply: ReplyView }> {
-  const body = input.body === undefined ? undefined : storedBody(input.body, 'body.body');
+  const body = input.body === undefined ? undefined : await storedBody(input.body, 'body.body');
   return context.db.transaction().execute(async (trx) => {
     const tx: ServiceContext = { ...context, db: trx };
     const access = await requireSpace(tx, caller, spaceId);

@@ -1,5 +1,7 @@
 import {
   checkMarkdownLimits,
+  checkMarkdownOffThread,
+  parsesOffThread,
   detectContentType,
   imageDimensions,
   isValidSlug,
@@ -76,6 +78,22 @@ export interface BuildImportOptions {
 }
 
 /** The working tree of an imported repository; markdown is handed to `writer`, file bytes must already be stored. */
+/** Names an imported page in the message of a content limit it passes. */
+function markdownName(page: ImportedPage): string {
+  return `The page ${page.git?.path ?? cleanTitle(page.title)}`;
+}
+
+/**
+ * Checks, in the markdown worker, the imported pages whose parse may hold the event loop (`parsesOffThread`);
+ * `buildImportedTree` checks the others. Throws ContentError `content_limit` naming the limit.
+ */
+export async function checkImportedMarkdown(pages: readonly ImportedPage[]): Promise<void> {
+  for (const page of pages) {
+    if (page.type === 'document' && page.markdown !== '' && parsesOffThread(page.markdown)) await checkMarkdownOffThread(page.markdown, markdownName(page));
+    await checkImportedMarkdown(page.children);
+  }
+}
+
 export function buildImportedTree(content: ImportedContent, writer: TreeWriter, options: BuildImportOptions): WorkingTree {
   const clock = options.clock ?? (() => new Date().toISOString());
   const now = clock();
@@ -108,7 +126,8 @@ export function buildImportedTree(content: ImportedContent, writer: TreeWriter, 
       if (page.git) fields.git = { oid: page.git.oid, path: page.git.path };
       if (page.type === 'document' && page.markdown !== '') {
         // The same limits as content written through the API: a page past them would be stored but unreadable.
-        checkMarkdownLimits(page.markdown, `The page ${page.git?.path ?? title}`);
+        // Markdown whose parse may be slow was checked in the worker before (checkImportedMarkdown).
+        if (!parsesOffThread(page.markdown)) checkMarkdownLimits(page.markdown, markdownName(page));
       }
       const content = page.type === 'document' && page.markdown !== '' ? writer.putMarkdown(page.markdown) : null;
       if (page.type === 'document') {

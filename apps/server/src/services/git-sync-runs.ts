@@ -18,7 +18,7 @@ import { findRevisionOfSpace, insertRevision } from '../stores/revision-store.js
 import { findSpaceById, setSpaceMainRevision, type SpaceRow } from '../stores/space-store.js';
 import type { ServiceContext } from './context.js';
 import { credentialSecrets, openCredentials, SealedCredentialsError, urlWithCredentials } from './git-credentials.js';
-import { buildImportedTree, exportContentOf, storeImportedFiles } from './git-sync-content.js';
+import { buildImportedTree, checkImportedMarkdown, exportContentOf, storeImportedFiles } from './git-sync-content.js';
 import { isStale, refreshSpaceGitSync, staleMessage, type GitSyncJobPayload } from './git-sync-service.js';
 import { contentReader } from './revision-content.js';
 import { enqueueSearchReindex } from './search-reindex.js';
@@ -203,6 +203,7 @@ export async function runGitImport(context: ServiceContext, payload: GitSyncJobP
 
     const current = await findRevisionOfSpace(db, space.id, space.revision_id);
     if (!current) throw new Error(`space ${space.id} has no revision ${space.revision_id}`);
+    await checkImportedMarkdown(imported.pages);
     const blobs = await storeImportedFiles(imported, blobStorageOf(context));
     const reader = contentReader(db);
     const previous = await WorkingTree.load(reader, current.root);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { classifyUrl, extractReferences, type MaterializedPage, type ReferenceTarget } from '../content/index.js';
+import { classifyUrl, referencesOffThread, type extractReferences, type MaterializedPage, type ReferenceTarget } from '../content/index.js';
 import type { Db } from '../db/index.js';
 import { NotFoundError } from '../errors.js';
 import { pageRequest } from '../pagination.js';
@@ -106,7 +106,7 @@ async function referencesOf(db: Db, page: MaterializedPage): Promise<ReturnType<
   const key = `${page.contentHash}\n${page.path ?? ''}`;
   const cached = extracted.get(key);
   if (cached) return cached;
-  const references = extractReferences(await readPageMarkdown(db, page), page.path !== undefined ? { pagePath: page.path } : {});
+  const references = await referencesOffThread(await readPageMarkdown(db, page), page.path !== undefined ? { pagePath: page.path } : {});
   extracted.set(key, references);
   if (extracted.size > MAX_EXTRACTED) extracted.delete(extracted.keys().next().value!);
   return references;

@@ -1,4 +1,4 @@
-import { ContentError, markdownToDocument, type Doc, type MaterializedFile, type MaterializedPage } from '../content/index.js';
+import { ContentError, markdownToDocumentOffThread, type Doc, type MaterializedFile, type MaterializedPage } from '../content/index.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { pageRequest, type CursorKey } from '../pagination.js';
 import { findChangeRequestMergedAs, type ChangeRequestRow } from '../stores/change-request-store.js';
@@ -96,9 +96,9 @@ export async function readPage(
   if (evaluates(options.evaluated)) markdown = evaluateExpressions(markdown, page.variables ?? {});
   if (options.format !== 'document') return { view, page, markdown };
   try {
-    const document = markdownToDocument(markdown, {
+    const document = await markdownToDocumentOffThread(markdown, {
       ...(page.path !== undefined ? { pagePath: page.path } : {}),
-      resolvePagePath: (path) => view.content.byPath.get(path)?.id,
+      pageIds: pageIdsByPath(view.content.byPath),
       what: "the page's markdown",
     });
     return { view, page, document };
@@ -240,4 +240,11 @@ export async function getFileInChangeRequestById(
   context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string, fileId: string,
 ): Promise<{ view: RevisionView; file: MaterializedFile }> {
   return readFile(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), fileId);
+}
+
+/** Page ids by space path, as `markdownToDocumentOffThread` resolves links by path. */
+function pageIdsByPath(byPath: ReadonlyMap<string, { id: string }>): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const [path, page] of byPath) ids.set(path, page.id);
+  return ids;
 }

@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { ContentError } from '../errors.js';
-import { documentToMarkdown, markdownToDocument, MAX_BLOCK_NESTING, MAX_TREE_DEPTH, parseMarkdownWithinLimits, sourceNestingDepth } from './index.js';
+import {
+  documentToMarkdown,
+  inlineDelimiterCount,
+  markdownLimitBreach,
+  markdownToDocument,
+  MAX_BLOCK_NESTING,
+  MAX_INLINE_DELIMITERS,
+  MAX_TREE_DEPTH,
+  ON_THREAD_INLINE_DELIMITERS,
+  parseMarkdown,
+  parseMarkdownWithinLimits,
+  parsesOffThread,
+  sourceNestingDepth,
+} from './index.js';
 
 const nestedLists = (depth: number): string => Array.from({ length: depth }, (_, i) => `${'  '.repeat(i)}- item ${i}`).join('\n');
 const nestedQuotes = (depth: number): string => `${'>'.repeat(depth)} deep`;
@@ -46,5 +59,55 @@ describe('content limits', () => {
     const links = `${'*a '.repeat(MAX_TREE_DEPTH)}x${' a*'.repeat(MAX_TREE_DEPTH)}`;
     expect(refusal(links).message).toMatch(new RegExp(`the limit is ${MAX_TREE_DEPTH} levels`));
     expect(refusal('a'.repeat(1_000_001)).message).toMatch(/1000001 characters long; the limit is 1000000 characters/);
+  });
+
+  it('counts the inline delimiters of the densest run of text between blank lines', () => {
+    expect(inlineDelimiterCount('')).toBe(0);
+    expect(inlineDelimiterCount('*a* _b_ [c](d) `e` ~~f~~ <g>')).toBe(13);
+    // A blank line (spaces, tabs and CRs included) ends the run; a line break alone does not.
+    expect(inlineDelimiterCount('**a**\n__b__\n \t\r\n*c*')).toBe(8);
+    expect(inlineDelimiterCount('*a*\r\n\r\n*b*')).toBe(2);
+    expect(inlineDelimiterCount(`${'*a'.repeat(10)}\n\n${'[a'.repeat(30)}\n\n\n${'`'.repeat(20)}`)).toBe(30);
+    // Other punctuation is not counted.
+    expect(inlineDelimiterCount('a (b) {c} # d! e & f > g')).toBe(0);
+  });
+
+  it('parses markdown dense with inline delimiters off the event loop, and refuses it past the limit, naming it', () => {
+    expect(parsesOffThread('*a*b'.repeat(ON_THREAD_INLINE_DELIMITERS / 2))).toBe(false);
+    expect(parsesOffThread(`${'*a*b'.repeat(ON_THREAD_INLINE_DELIMITERS / 2)}*`)).toBe(true);
+    // The same delimiters spread over paragraphs are cheap, and stay on the event loop.
+    expect(parsesOffThread('*a*b\n\n'.repeat(ON_THREAD_INLINE_DELIMITERS))).toBe(false);
+    expect(parsesOffThread('a'.repeat(20_000))).toBe(true);
+    expect(markdownLimitBreach('*a'.repeat(MAX_INLINE_DELIMITERS), 'document.markdown')).toBeUndefined();
+    const started = performance.now();
+    expect(refusal('*a'.repeat(MAX_INLINE_DELIMITERS + 1)).message).toBe(
+      `document.markdown has ${MAX_INLINE_DELIMITERS + 1} inline delimiters (* _ [ ] \` ~ <) in one paragraph; the limit is ${MAX_INLINE_DELIMITERS}`,
+    );
+    // Refused by the scan, before a parse (seconds for 9,000 delimiters) could start.
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it('parses the worst arrangements of delimiters allowed on the event loop in under 50 ms', () => {
+    // The slowest patterns measured (see ON_THREAD_INLINE_DELIMITERS), at the most delimiters that stay on
+    // the event loop. Each is parsed once first (the parser's code is compiled while warm in a server), then
+    // timed in CPU time, the best of five: on a shared 2-core machine, wall time counts other processes.
+    const texts = ['*a*b', 'a* ', '~a', '*a', '**a', '[a](', ']a', '`a', '*a_a[a`a~a'].map((unit) => {
+      const perUnit = [...unit].filter((c) => '*_[]`~<'.includes(c)).length;
+      return { unit, markdown: unit.repeat(Math.floor(ON_THREAD_INLINE_DELIMITERS / perUnit)) };
+    });
+    for (const { markdown } of texts) {
+      expect(parsesOffThread(markdown)).toBe(false);
+      parseMarkdown(markdown);
+    }
+    for (const { unit, markdown } of texts) {
+      let best = Infinity;
+      for (let run = 0; run < 5; run++) {
+        const started = process.cpuUsage();
+        parseMarkdown(markdown);
+        const used = process.cpuUsage(started);
+        best = Math.min(best, (used.user + used.system) / 1000);
+      }
+      expect(best, unit).toBeLessThan(50);
+    }
   });
 });

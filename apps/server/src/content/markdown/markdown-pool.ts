@@ -1,7 +1,10 @@
 import { lazyWorkerPool } from '../../worker-pool.js';
 import { referencePages, type ReferencePagesResult } from '../openapi-reference.js';
 import { ContentError } from '../errors.js';
-import type { LinkDestination } from './links.js';
+import { checkMarkdownLimits, OFF_THREAD_MARKDOWN_LENGTH, parsesOffThread } from './limits.js';
+import { extractReferences, type ExtractedReferences, type LinkDestination } from './links.js';
+import type { Doc } from './document.js';
+import { markdownToDocument } from './to-document.js';
 import type { CheckMarkdownResult, MarkdownTask } from './markdown-worker.js';
 import { extractSections, type MarkdownSection } from './sections.js';
 
@@ -10,12 +13,11 @@ import { extractSections, type MarkdownSection } from './sections.js';
  * page write of the largest allowed size does not block the event loop for the seconds its parse takes; so
  * is large markdown cut into search sections when a space is indexed, and a large OpenAPI document made into
  * the pages of the `openapi-reference` template.
- * Small markdown is parsed in place: a thread round trip would cost more than the parse. The thread starts
- * on first use and ends after a minute idle.
+ * So is markdown with many inline delimiters in one paragraph (limits.ts `parsesOffThread`): its parse time
+ * grows with their square. Other small markdown is parsed in place: a thread round trip would cost more than
+ * the parse. The thread starts on first use and ends after a minute idle.
  */
 
-/** Markdown at least this long is parsed in the worker thread. */
-export const OFF_THREAD_MARKDOWN_LENGTH = 20_000;
 /** How long checking one markdown text may take before it is refused. */
 export const MARKDOWN_TIME_LIMIT_MS = 60_000;
 
@@ -44,7 +46,7 @@ export async function checkMarkdownOffThread(markdown: string, what: string): Pr
  * still found.
  */
 export async function sectionsOffThread(markdown: string): Promise<MarkdownSection[]> {
-  if (markdown.length < OFF_THREAD_MARKDOWN_LENGTH) return extractSections(markdown);
+  if (!parsesOffThread(markdown)) return extractSections(markdown);
   const signal = AbortSignal.timeout(MARKDOWN_TIME_LIMIT_MS);
   try {
     return await pool.run<MarkdownSection[]>({ kind: 'sections', markdown } satisfies MarkdownTask, { signal });
@@ -65,6 +67,63 @@ export async function referencePagesOffThread(text: string, fileName: string): P
     return await pool.run<ReferencePagesResult>({ kind: 'openapi-reference', text, fileName } satisfies MarkdownTask, { signal });
   } catch (error) {
     if (signal.aborted) return { refused: `the specification took longer than ${MARKDOWN_TIME_LIMIT_MS / 1000} seconds to read into pages, its limit` };
+    throw error;
+  }
+}
+
+/**
+ * Checks markdown about to be stored (`checkMarkdownLimits`), in the worker thread when `parsesOffThread`;
+ * throws ContentError `content_limit` naming the limit.
+ */
+export async function checkMarkdownLimitsOffThread(markdown: string, what: string): Promise<void> {
+  if (parsesOffThread(markdown)) await checkMarkdownOffThread(markdown, what);
+  else checkMarkdownLimits(markdown, what);
+}
+
+/**
+ * The document of stored markdown (`markdownToDocument`), made in the worker thread when `parsesOffThread`.
+ * Page paths are passed as a plain map: functions do not cross threads. Past the time limit, ContentError
+ * `content_limit`.
+ */
+export async function markdownToDocumentOffThread(markdown: string, options: DocumentOptions): Promise<Doc> {
+  if (!parsesOffThread(markdown)) {
+    return markdownToDocument(markdown, { ...withPagePath(options), resolvePagePath: (path) => options.pageIds?.get(path), what: options.what });
+  }
+  const result = await runLimited<{ document: Doc } | { refused: string }>({ kind: 'document', markdown, ...options }, options.what);
+  if ('refused' in result) throw new ContentError('content_limit', result.refused);
+  return result.document;
+}
+
+/** The references of stored markdown (`extractReferences`), found in the worker thread when `parsesOffThread`. */
+export async function referencesOffThread(markdown: string, options: { pagePath?: string } = {}): Promise<ExtractedReferences> {
+  if (!parsesOffThread(markdown)) return extractReferences(markdown, options);
+  const signal = AbortSignal.timeout(MARKDOWN_TIME_LIMIT_MS);
+  try {
+    return await pool.run<ExtractedReferences>({ kind: 'references', markdown, ...options } satisfies MarkdownTask, { signal });
+  } catch (error) {
+    // As for markdown past the limits: no references rather than a failed read of the whole revision.
+    if (signal.aborted) return { links: [], files: [], specs: [] };
+    throw error;
+  }
+}
+
+export interface DocumentOptions {
+  pagePath?: string;
+  /** Page ids by space path, to make links by path page references. */
+  pageIds?: Map<string, string>;
+  what: string;
+}
+
+function withPagePath(options: { pagePath?: string }): { pagePath?: string } {
+  return options.pagePath !== undefined ? { pagePath: options.pagePath } : {};
+}
+
+async function runLimited<T>(task: MarkdownTask, what: string): Promise<T> {
+  const signal = AbortSignal.timeout(MARKDOWN_TIME_LIMIT_MS);
+  try {
+    return await pool.run<T>(task, { signal });
+  } catch (error) {
+    if (signal.aborted) throw new ContentError('content_limit', `${what} took longer than ${MARKDOWN_TIME_LIMIT_MS / 1000} seconds to read, its limit`);
     throw error;
   }
 }

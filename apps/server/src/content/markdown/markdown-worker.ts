@@ -1,7 +1,9 @@
 import { ContentError } from '../errors.js';
 import { referencePages, type ReferencePagesResult } from '../openapi-reference.js';
 import { parseMarkdownWithinLimits } from './limits.js';
-import { findLinkDestinations, type LinkDestination } from './links.js';
+import { extractReferences, findLinkDestinations, type ExtractedReferences, type LinkDestination } from './links.js';
+import type { Doc } from './document.js';
+import { markdownToDocument } from './to-document.js';
 import { extractSections, type MarkdownSection } from './sections.js';
 
 /*
@@ -30,13 +32,47 @@ export interface ReferencePagesTask {
   fileName: string;
 }
 
-export type MarkdownTask = CheckMarkdownTask | SectionsTask | ReferencePagesTask;
+/** The document of stored markdown (`markdownToDocument`); page ids by path resolve links by path. */
+export interface DocumentTask {
+  kind: 'document';
+  markdown: string;
+  pagePath?: string;
+  pageIds?: Map<string, string>;
+  what: string;
+}
+
+/** The references of stored markdown (`extractReferences`). */
+export interface ReferencesTask {
+  kind: 'references';
+  markdown: string;
+  pagePath?: string;
+}
+
+export type MarkdownTask = CheckMarkdownTask | SectionsTask | ReferencePagesTask | DocumentTask | ReferencesTask;
+
+export type DocumentResult = { document: Doc } | { refused: string };
 
 export type CheckMarkdownResult = { links: LinkDestination[] } | { refused: string };
 
-export default function markdownTask(task: MarkdownTask): CheckMarkdownResult | MarkdownSection[] | ReferencePagesResult {
+export default function markdownTask(task: MarkdownTask): CheckMarkdownResult | MarkdownSection[] | ReferencePagesResult | DocumentResult | ExtractedReferences {
   if (task.kind === 'sections') return extractSections(task.markdown);
   if (task.kind === 'openapi-reference') return referencePages(task.text, task.fileName);
+  if (task.kind === 'references') return extractReferences(task.markdown, task.pagePath !== undefined ? { pagePath: task.pagePath } : {});
+  if (task.kind === 'document') {
+    try {
+      const { pageIds } = task;
+      return {
+        document: markdownToDocument(task.markdown, {
+          ...(task.pagePath !== undefined ? { pagePath: task.pagePath } : {}),
+          resolvePagePath: (path) => pageIds?.get(path),
+          what: task.what,
+        }),
+      };
+    } catch (error) {
+      if (error instanceof ContentError) return { refused: error.message };
+      throw error;
+    }
+  }
   try {
     return { links: findLinkDestinations(task.markdown, parseMarkdownWithinLimits(task.markdown, task.what)) };
   } catch (error) {
