@@ -291,8 +291,12 @@ describeEachDialect('OpenAPI specifications', (dialect) => {
       const big = await get(admin.client, organizationId, 'big');
       expect(big).toMatchObject({ lastProcessErrorCode: 'FETCH_ERROR', lastProcessedErrors: [{ code: 'too-large', message: expect.stringMatching(/larger than the limit of 100 bytes/) }] });
 
-      await unwrap(create(admin.client, organizationId, { slug: 'slowparse', source: { text: PETSTORE_30 } }));
-      // No worker thread answers within a millisecond: the limit ends it, and the next document gets a new one.
+      // A document of 4,000 operations takes the worker far longer than a millisecond to validate (a small one
+      // could be answered before a busy main thread runs the timer): the limit ends it, and the next document
+      // gets a new worker.
+      const paths = Array.from({ length: 4000 }, (_, i) => `  /items${i}:\n    get:\n      operationId: getItem${i}\n      responses:\n        '200':\n          description: Item ${i}\n`).join('');
+      const large = `openapi: 3.0.3\ninfo: {title: Large, version: "1"}\npaths:\n${paths}`;
+      await unwrap(create(admin.client, organizationId, { slug: 'slowparse', source: { text: large } }));
       await processWith({ processTimeLimitMs: 1 });
       const slow = await get(admin.client, organizationId, 'slowparse');
       expect(slow).toMatchObject({ processingState: 'complete', lastProcessErrorCode: 'PARSE_ERROR', lastProcessedErrors: [{ code: 'too-slow' }] });
