@@ -3,6 +3,7 @@
  * of block the document format has, nested in lists and quotes: the corpus of the document format's
  * properties (test/document-format.test.ts).
  */
+import { seededRandom } from '../src/bench/seeded-random.js';
 
 export const MARKDOWN_SAMPLES: readonly string[] = [
   `# Getting started
@@ -71,23 +72,11 @@ console.log(a);
   '',
 ];
 
-/** A deterministic generator (mulberry32): the same seed gives the same corpus, in CI and on a laptop. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'Quire', 'page', 'docs', 'x', '42', 'émoji'];
 
 /** Pages of random blocks (headings of every level, paragraphs with every inline, lists, quotes, hints, tables, images, code...). */
 export function generateMarkdown(seed: number, count: number): string[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
   const words = (min: number, max: number) => Array.from({ length: int(min, max) }, () => pick(WORDS)).join(' ');

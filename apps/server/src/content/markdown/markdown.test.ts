@@ -14,58 +14,10 @@ import {
   type DocNode,
   type DocText,
 } from './index.js';
+import { MARKDOWN_SAMPLES } from '../../../test/markdown-corpus.js';
 
-const RICH = `# Getting started
-
-Some *italic*, **bold**, ~~gone~~ and \`code\`, a [link](https://example.com "Example") and https://auto.example.org
-on two lines\\
-after a hard break.
-
-## Lists
-
-- [ ] to do
-- [x] done
-
-1. one
-2. two
-   - nested *item*
-   - another
-
-> A quote
-> over lines
-
-> [!WARNING]
-> Mind the **gap**.
-
-{% hint style="success" %}
-All good.
-{% endhint %}
-
-| Name | Size |
-|:-----|-----:|
-| a    | 1    |
-| **b** | 2   |
-
-![Diagram](.gitbook/assets/diagram.png "The diagram") ![Logo](/files/f123)
-
-See [the setup](../setup.md#install), [a page](/pages/p42), [ref][docs] and an inline ![icon](icon.svg) image.
-
-[docs]: https://docs.example.com
-
-Footnote here[^note].
-
-[^note]: The note.
-
-<details>raw html</details>
-
----
-
-\`\`\`ts title="x.ts"
-const a = 1;
-
-console.log(a);
-\`\`\`
-`;
+/** Every kind of block and inline, with links and files: the first sample of the content tests' corpus. */
+const RICH = MARKDOWN_SAMPLES[0]!;
 
 function blocks(nodes: readonly DocNode[]): DocBlock[] {
   return nodes.filter((node): node is DocBlock => node.object === 'block');
