@@ -1,5 +1,5 @@
 import type { components, JSONDocument } from '@quire/api-types';
-import { ContentError, documentToMarkdown, markdownToDocument } from '../../content/index.js';
+import { ContentError, documentToMarkdown, markdownToDocument, parsesOffThread } from '../../content/index.js';
 import { commentPermissions, commentReplyPermissions } from '../../policies/comment-policy.js';
 import { canSeeMemberEmail } from '../../policies/member-policy.js';
 import type { CommentView, DiscussionViewer, ReplyView, StoredBody } from '../../services/comment-service.js';
@@ -24,6 +24,10 @@ export function presentCommentBody(stored: StoredBody, format: BodyFormat): ApiC
   if (stored.body_format === 'empty') return {};
   if (stored.body_format === 'markdown') {
     if (format !== 'document') return { markdown: stored.body };
+    // Presenting runs on the event loop, once per comment of a list: a body whose parse could take long (the
+    // markdown worker's share: long, or dense with inline delimiters) is answered as written, as the body may
+    // be in either form, so that no list of comments stalls the server.
+    if (parsesOffThread(stored.body)) return { markdown: stored.body };
     try {
       return { document: markdownToDocument(stored.body) };
     } catch (error) {
