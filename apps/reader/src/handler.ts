@@ -66,6 +66,7 @@ export interface ReaderHandler {
 export const ASSET_PREFIX = '/_reader/';
 
 const SECRET_PARAMS = ['shareKey', 'jwt_token'];
+const NO_QUERY: Readonly<URLSearchParams> = new URLSearchParams();
 const MACHINE_FILES = new Set(['sitemap.xml', 'robots.txt', 'llms.txt', 'llms-full.txt', 'rss.xml']);
 
 interface Asset {
@@ -125,6 +126,34 @@ interface SiteData {
   site: PublishedSite;
   /** Digest of what this visitor is shown of the site: part of the rendered pages' cache key. */
   segment: string;
+  /**
+   * For an open address's cached entry (one address, one lookup): the page it renders, once known. Everything
+   * that chooses the page (site, revision, path, segment) is fixed for the entry's life, so the hot path
+   * answers from here without walking the tree or building the page cache's key.
+   */
+  page?: RenderedPage;
+}
+
+/** What a request's address says, read once before anything is asked of the API. */
+interface ReaderAddress {
+  query: URLSearchParams;
+  /** The path and query without the secrets (share key, JWT) a visitor may have brought in it. */
+  cleanPath: string;
+  /** The absolute address the lookup is asked for (and the open-address cache's key). */
+  url: string;
+  origin: string;
+  secure: boolean;
+  shareKey: string | undefined;
+  jwt: string | undefined;
+  session: string | undefined;
+  /** Whether the visitor brings no secret: what they see is what anyone sees. */
+  open: boolean;
+  /** Secrets brought in this address's query (remembered in cookies, then the address is shown without them). */
+  newShareKey: string | undefined;
+  newJwt: string | undefined;
+  /** The open address's cached lookup and site, when kept. */
+  info: SiteData | undefined;
+  now: number;
 }
 
 interface RenderedPage {
@@ -132,8 +161,8 @@ interface RenderedPage {
   etag: string;
   csp: string;
   status: number;
-  /** Response headers by visibility, made on first use. */
-  headers: Map<string, Record<string, string>>;
+  /** Response headers by visibility, made on first use: those of a 304, and those of the full answer. */
+  headers: Map<string, { notModified: Record<string, string>; full: Record<string, string> }>;
 }
 
 /** The page's policy; `styleHash` allows its one inline <style> (none on bare pages: `'none'` may not sit beside `'self'`). */
@@ -369,16 +398,17 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
   function sendPage(req: IncomingMessage, res: ServerResponse, page: RenderedPage, visibility: string): void {
     let headers = page.headers.get(visibility);
     if (!headers) {
-      headers = { ...commonHeaders(visibility), 'Content-Security-Policy': page.csp, ETag: page.etag };
+      const notModified = { ...commonHeaders(visibility), 'Content-Security-Policy': page.csp, ETag: page.etag };
+      headers = { notModified, full: { ...notModified, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(page.body.length) } };
       page.headers.set(visibility, headers);
     }
     const match = req.headers['if-none-match'];
     if (page.status === 200 && typeof match === 'string' && match.split(',').some((tag) => tag.trim() === page.etag)) {
-      res.writeHead(304, headers);
+      res.writeHead(304, headers.notModified);
       res.end();
       return;
     }
-    res.writeHead(page.status, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': String(page.body.length) });
+    res.writeHead(page.status, headers.full);
     res.end(req.method === 'HEAD' ? undefined : page.body);
   }
 
@@ -511,11 +541,16 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     send(res, req, 200, 'application/rss+xml; charset=utf-8', rssXml({ title, origin, siteBasePath: lookup.siteBasePath, pages: dated }));
   }
 
-  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * Answers at once what needs no API call (assets, wrong methods, and an open address whose page is cached:
+   * the hot path, kept synchronous so that it allocates no promise), and hands the rest to `serveFromApi`.
+   */
+  function serve(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
     const rawUrl = req.url ?? '/';
     const queryAt = rawUrl.indexOf('?');
     const pathname = queryAt < 0 ? rawUrl : rawUrl.slice(0, queryAt);
-    const query = new URLSearchParams(queryAt < 0 ? '' : rawUrl.slice(queryAt + 1));
+    // Most addresses carry no query: none is parsed for them (the shared empty one is only read).
+    const query = queryAt < 0 ? NO_QUERY : new URLSearchParams(rawUrl.slice(queryAt + 1));
 
     const asset = assets.byPath.get(pathname);
     if (asset) {
@@ -531,23 +566,23 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     }
 
     const cookies = readCookies(req);
-    const newShareKey = query.get('shareKey') ?? undefined;
-    const newJwt = query.get('jwt_token') ?? undefined;
-    for (const name of SECRET_PARAMS) query.delete(name);
-    const cleanQuery = query.toString();
-    const cleanPath = pathname + (cleanQuery ? `?${cleanQuery}` : '');
+    const newShareKey = queryAt < 0 ? undefined : query.get('shareKey') ?? undefined;
+    const newJwt = queryAt < 0 ? undefined : query.get('jwt_token') ?? undefined;
+    let cleanPath = pathname;
+    if (queryAt >= 0) {
+      for (const name of SECRET_PARAMS) query.delete(name);
+      const cleanQuery = query.toString();
+      if (cleanQuery) cleanPath += `?${cleanQuery}`;
+    }
     const { url, origin, secure } = absoluteUrl(req, cleanPath);
     const shareKey = newShareKey ?? cookies.get(SHARE_COOKIE);
     const jwt = newJwt ?? cookies.get(JWT_COOKIE);
     const session = cookies.get(SESSION_COOKIE);
     const open = !shareKey && !jwt;
-    // Who the published site answer is shared with: everyone on open addresses, else holders of the same secret.
-    const scope = open ? 'open' : createHash('sha256').update(`${shareKey ?? ''}\n${jwt ?? ''}`).digest('base64url');
 
-    let info: SiteData | undefined = open ? openSites.get(url) : undefined;
-    // The published site, asked (or found in its cache) once the lookup is known; `fresh` when asked now.
-    let site: { answer: Promise<SiteAnswer>; fresh: boolean } | undefined;
-    if (info && !refreshing.has(url) && (openSites.age(url) ?? 0) > lookupCacheMs / 2) {
+    const now = Date.now();
+    const info: SiteData | undefined = open ? openSites.get(url, now) : undefined;
+    if (info && !refreshing.has(url) && (openSites.age(url, now) ?? 0) > lookupCacheMs / 2) {
       // Refreshed ahead, in the background, so busy open pages never wait on the API; what is served is
       // still never older than lookupCacheMs (the site answer is asked anew too, not reused).
       refreshing.add(url);
@@ -563,9 +598,22 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
         .catch(() => undefined)
         .finally(() => refreshing.delete(url));
     }
+    if (info?.page) {
+      sendPage(req, res, info.page, info.lookup.visibility);
+      return undefined;
+    }
+    return serveFromApi(req, res, { query, cleanPath, url, origin, secure, shareKey, jwt, session, open, newShareKey, newJwt, info, now });
+  }
+
+  async function serveFromApi(req: IncomingMessage, res: ServerResponse, address: ReaderAddress): Promise<void> {
+    const { query, cleanPath, url, origin, secure, shareKey, jwt, session, open, newShareKey, newJwt, info, now } = address;
+    // Who the published site answer is shared with: everyone on open addresses, else holders of the same secret.
+    const scope = open ? 'open' : createHash('sha256').update(`${shareKey ?? ''}\n${jwt ?? ''}`).digest('base64url');
+    // The published site, asked (or found in its cache) once the lookup is known; `fresh` when asked now.
+    let site: { answer: Promise<SiteAnswer>; fresh: boolean } | undefined;
     let lookup: Lookup;
     let client: QuireClient;
-    const lookedUpAt = Date.now();
+    const lookedUpAt = now;
     if (info) {
       lookup = info.lookup;
       client = info.client;
@@ -691,11 +739,19 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
       // Not-found pages are not kept: any address can be asked, and they are cheap.
       if (entry) pageCache.set(key, page);
     }
+    // The open address's entry answers its next requests directly (see SiteData.page).
+    if (entry && open && openSites.peek(url) === resolved) resolved.page = page;
     sendPage(req, res, page, lookup.visibility);
   }
 
   const handler = ((req: IncomingMessage, res: ServerResponse) => {
-    serve(req, res).catch((error: unknown) => {
+    let pending: Promise<void> | undefined;
+    try {
+      pending = serve(req, res);
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    pending?.catch((error: unknown) => {
       if (res.headersSent) {
         res.destroy();
         return;

@@ -30,4 +30,26 @@ describe('LruCache', () => {
     cache.set('c', 3);
     expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([1, undefined, 3]);
   });
+
+  it('keeps an entry used between additions however many are added, while moving it only now and then', () => {
+    const cache = new LruCache<number>(8);
+    cache.set('hot', 0);
+    for (let i = 0; i < 100; i++) {
+      cache.set(`cold-${i}`, i);
+      expect(cache.get('hot')).toBe(0);
+    }
+    expect(cache.size).toBe(8);
+    // The oldest cold entries went first.
+    expect(cache.get('cold-0')).toBeUndefined();
+    expect(cache.get('cold-99')).toBe(99);
+  });
+
+  it('peek reads without counting the entry as used', () => {
+    const cache = new LruCache<number>(2);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    expect(cache.peek('a')).toBe(1);
+    cache.set('c', 3);
+    expect([cache.peek('a'), cache.peek('b'), cache.peek('c')]).toEqual([undefined, 2, 3]);
+  });
 });

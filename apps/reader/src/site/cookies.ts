@@ -9,9 +9,14 @@ export const JWT_COOKIE = 'quire_visitor_jwt';
  */
 export const SESSION_COOKIE = 'quire_session';
 
-export function readCookies(req: IncomingMessage): Map<string, string> {
+const NO_COOKIES: ReadonlyMap<string, string> = new Map();
+
+export function readCookies(req: IncomingMessage): ReadonlyMap<string, string> {
+  const header = req.headers.cookie;
+  // Most readers of open sites send none: nothing is allocated for them.
+  if (!header) return NO_COOKIES;
   const cookies = new Map<string, string>();
-  for (const part of (req.headers.cookie ?? '').split(';')) {
+  for (const part of header.split(';')) {
     const at = part.indexOf('=');
     if (at < 0) continue;
     const name = part.slice(0, at).trim();
