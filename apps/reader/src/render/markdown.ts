@@ -1,3 +1,4 @@
+import { classifyLink } from '@quire/markdown-rules';
 import GithubSlugger from 'github-slugger';
 import type { Element, ElementContent, Root as HastRoot, RootContent as HastContent } from 'hast';
 import rehypeHighlight from 'rehype-highlight';
@@ -9,7 +10,6 @@ import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { remarkHints } from './hints.js';
-import { classifyUrl } from './links.js';
 
 /*
  * Page Markdown -> HTML for readers: remark-parse + remark-gfm -> hints -> remark-rehype (raw HTML in the
@@ -70,7 +70,7 @@ function textOf(node: HastContent | ElementContent): string {
 }
 
 function fileForTarget(input: RenderInput, url: string): RenderedFile | undefined {
-  const target = classifyUrl(url, input.pagePath);
+  const target = classifyLink(url, input.pagePath);
   if (target.kind === 'file') return input.files[`id:${target.file}`];
   if (target.kind === 'asset') {
     return input.files[`path:${target.path}`] ?? input.files[`name:${target.path.split('/').pop() ?? ''}`];
@@ -100,7 +100,7 @@ function rehypeSiteLinks() {
       if (node.tagName === 'a' && typeof node.properties.href === 'string') {
         const href = node.properties.href;
         // Footnote and other in-page anchors, and external addresses the sanitizer let through, stay.
-        const target = classifyUrl(href, input.pagePath);
+        const target = classifyLink(href, input.pagePath);
         if (target.kind === 'url' || target.kind === 'anchor') return;
         const file = fileForTarget(input, href);
         let resolved: string | undefined;
@@ -119,7 +119,7 @@ function rehypeSiteLinks() {
       }
       if (node.tagName === 'img' && typeof node.properties.src === 'string') {
         const file = fileForTarget(input, node.properties.src);
-        if (classifyUrl(node.properties.src, input.pagePath).kind === 'url') {
+        if (classifyLink(node.properties.src, input.pagePath).kind === 'url') {
           node.properties.loading = 'lazy';
           return;
         }

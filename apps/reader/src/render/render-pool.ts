@@ -1,55 +1,19 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parsesOffThread } from '@quire/markdown-rules';
 import { Piscina } from 'piscina';
 import { renderMarkdown, type RenderInput, type RenderOutput } from './markdown.js';
 
 /*
  * Rendering a page is synchronous CPU work (parse, sanitize, highlight). Small pages render on the event loop,
- * where a thread hop would cost more than the work; pages of RENDER_IN_WORKER_FROM characters or more render in
- * a worker thread (piscina), so one long page never stalls the requests of other readers; so do pages dense
- * with inline delimiters (`rendersInWorker`). Measured on this machine, 20,000 characters of mixed Markdown
- * with code take about 15 ms to render.
+ * where a thread hop would cost more than the work; pages the server parses in its markdown worker
+ * (`parsesOffThread` of @quire/markdown-rules: OFF_THREAD_MARKDOWN_LENGTH characters or more, or more than
+ * ON_THREAD_INLINE_DELIMITERS inline delimiters in one paragraph, whose parse time grows with their square)
+ * render in a worker thread (piscina), so one heavy page never stalls the requests of other readers.
+ * Measured on this machine, 20,000 characters of mixed Markdown with code take about 15 ms to render.
  */
-export const RENDER_IN_WORKER_FROM = 20_000;
-/**
- * Pages with more inline delimiters than this between two blank lines also render in the worker: the parser
- * resolves emphasis and link delimiters in time that grows with the square of their number in a paragraph
- * (the server's `ON_THREAD_INLINE_DELIMITERS`, where the figures are; the server refuses pages past 5,000).
- */
-export const RENDER_IN_WORKER_PAST_DELIMITERS = 200;
 
-const INLINE_DELIMITERS = new Set(['*', '_', '[', ']', '`', '~', '<']);
-
-/**
- * The largest number of inline delimiter characters between two blank lines, in one linear pass: the same
- * measure as the server's `inlineDelimiterCount` (content/markdown/limits.ts), copied because the reader
- * reads the server only through its API (apps/server/test/reader.test.ts checks that both agree).
- */
-export function inlineDelimiterCount(markdown: string): number {
-  let most = 0;
-  let count = 0;
-  let blankSoFar = true;
-  for (let i = 0; i < markdown.length; i++) {
-    const c = markdown[i]!;
-    if (c === '\n') {
-      if (blankSoFar) {
-        if (count > most) most = count;
-        count = 0;
-      }
-      blankSoFar = true;
-    } else if (c !== ' ' && c !== '\t' && c !== '\r') {
-      blankSoFar = false;
-      if (INLINE_DELIMITERS.has(c)) count++;
-    }
-  }
-  return Math.max(most, count);
-}
-
-/** Whether a page renders in the worker thread: long, or dense with inline delimiters. */
-export function rendersInWorker(markdown: string): boolean {
-  return markdown.length >= RENDER_IN_WORKER_FROM || inlineDelimiterCount(markdown) > RENDER_IN_WORKER_PAST_DELIMITERS;
-}
 /** A render that takes longer is abandoned (its thread ended) and the page shows the error page. */
 export const RENDER_TIME_LIMIT_MS = 30_000;
 
@@ -66,20 +30,26 @@ function workerFile(): string {
 export interface RenderPool {
   render(input: RenderInput): Promise<RenderOutput>;
   close(): Promise<void>;
+  /** How many renders the worker thread has answered: where pages rendered, for the tests and for operators. */
+  workerRenders(): number;
 }
 
 export function createRenderPool(): RenderPool {
   let pool: Piscina | undefined;
+  let workerRenders = 0;
   return {
     async render(input) {
-      if (!rendersInWorker(input.markdown)) return renderMarkdown(input);
+      if (!parsesOffThread(input.markdown)) return renderMarkdown(input);
       pool ??= new Piscina({ filename: workerFile(), minThreads: 0, maxThreads: 1, idleTimeout: 60_000 });
-      return (await pool.run(input, { signal: AbortSignal.timeout(RENDER_TIME_LIMIT_MS) })) as RenderOutput;
+      const output = (await pool.run(input, { signal: AbortSignal.timeout(RENDER_TIME_LIMIT_MS) })) as RenderOutput;
+      workerRenders += 1;
+      return output;
     },
     async close() {
       const ending = pool;
       pool = undefined;
       await ending?.destroy();
     },
+    workerRenders: () => workerRenders,
   };
 }

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { ContentError } from '../errors.js';
 import {
   documentToMarkdown,
-  inlineDelimiterCount,
   markdownLimitBreach,
   markdownToDocument,
   MAX_BLOCK_NESTING,
@@ -61,23 +60,8 @@ describe('content limits', () => {
     expect(refusal('a'.repeat(1_000_001)).message).toMatch(/1000001 characters long; the limit is 1000000 characters/);
   });
 
-  it('counts the inline delimiters of the densest run of text between blank lines', () => {
-    expect(inlineDelimiterCount('')).toBe(0);
-    expect(inlineDelimiterCount('*a* _b_ [c](d) `e` ~~f~~ <g>')).toBe(13);
-    // A blank line (spaces, tabs and CRs included) ends the run; a line break alone does not.
-    expect(inlineDelimiterCount('**a**\n__b__\n \t\r\n*c*')).toBe(8);
-    expect(inlineDelimiterCount('*a*\r\n\r\n*b*')).toBe(2);
-    expect(inlineDelimiterCount(`${'*a'.repeat(10)}\n\n${'[a'.repeat(30)}\n\n\n${'`'.repeat(20)}`)).toBe(30);
-    // Other punctuation is not counted.
-    expect(inlineDelimiterCount('a (b) {c} # d! e & f > g')).toBe(0);
-  });
-
-  it('parses markdown dense with inline delimiters off the event loop, and refuses it past the limit, naming it', () => {
-    expect(parsesOffThread('*a*b'.repeat(ON_THREAD_INLINE_DELIMITERS / 2))).toBe(false);
-    expect(parsesOffThread(`${'*a*b'.repeat(ON_THREAD_INLINE_DELIMITERS / 2)}*`)).toBe(true);
-    // The same delimiters spread over paragraphs are cheap, and stay on the event loop.
-    expect(parsesOffThread('*a*b\n\n'.repeat(ON_THREAD_INLINE_DELIMITERS))).toBe(false);
-    expect(parsesOffThread('a'.repeat(20_000))).toBe(true);
+  // The measure and parsesOffThread are unit-tested in packages/markdown-rules; here, the refusal.
+  it('refuses markdown dense with inline delimiters past the limit, naming it', () => {
     expect(markdownLimitBreach('*a'.repeat(MAX_INLINE_DELIMITERS), 'document.markdown')).toBeUndefined();
     const started = performance.now();
     expect(refusal('*a'.repeat(MAX_INLINE_DELIMITERS + 1)).message).toBe(

@@ -1,9 +1,19 @@
+import { inlineDelimiterCount, MAX_INLINE_DELIMITERS } from '@quire/markdown-rules';
 import type * as mdast from 'mdast';
 import { ContentError } from '../errors.js';
 import { parseMarkdown } from './syntax.js';
 
-/** Markdown at least this long is parsed in the markdown worker (markdown-pool.ts). */
-export const OFF_THREAD_MARKDOWN_LENGTH = 20_000;
+/*
+ * The inline-delimiter measure and the thresholds that send a parse to the markdown worker
+ * (markdown-pool.ts) or refuse it are @quire/markdown-rules', which the reader's rendering applies too.
+ */
+export {
+  inlineDelimiterCount,
+  MAX_INLINE_DELIMITERS,
+  OFF_THREAD_MARKDOWN_LENGTH,
+  ON_THREAD_INLINE_DELIMITERS,
+  parsesOffThread,
+} from '@quire/markdown-rules';
 
 /*
  * The limits of stored content, enforced when content is written (change-request edits, comments, Git
@@ -19,21 +29,6 @@ export const MAX_MARKDOWN_LENGTH = 1_000_000;
 export const MAX_BLOCK_NESTING = 32;
 /** Depth of the parsed tree: block nesting and inline formatting (emphasis, links...) together. */
 export const MAX_TREE_DEPTH = 100;
-/**
- * Inline delimiter characters (see `inlineDelimiterCount`) in one paragraph. micromark resolves emphasis,
- * strikethrough and link delimiters in time that grows with the square of their number in one paragraph
- * (4,000 `*` of `*a*b` repeated: 0.8 s, 16,000: 14 s on the 2-core build machine), so past this the parse
- * could hold a worker for minutes and is refused.
- */
-export const MAX_INLINE_DELIMITERS = 5_000;
-/**
- * Markdown with more inline delimiters than this in one paragraph is parsed in the markdown worker, like
- * long markdown. On the 2-core machine under load, the worst arrangement of 200 delimiters (`*a*b` repeated)
- * parses in 4-50 ms, 500 in 20-190 ms, and a write parses its page about three times (check, links, link
- * index). A thread hop costs a few ms; ordinary paragraphs have far fewer delimiters (a table with a link
- * in each of 50 rows has 100).
- */
-export const ON_THREAD_INLINE_DELIMITERS = 200;
 
 const LIST_MARKER = /^(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/;
 const THEMATIC_BREAK = /^([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
@@ -75,42 +70,6 @@ export function sourceNestingDepth(markdown: string): number {
     lineStart = lineEnd + 1;
   }
   return deepest;
-}
-
-const INLINE_DELIMITERS = new Set(['*', '_', '[', ']', '`', '~', '<']);
-
-/**
- * The largest number of inline delimiter characters (`*`, `_`, `[`, `]`, backtick, `~`, `<`) between two
- * blank lines, in one linear pass. Inline content never spans a blank line, so this bounds the delimiters of
- * every paragraph, heading and table cell; code blocks are counted too (telling them apart needs a parse).
- */
-export function inlineDelimiterCount(markdown: string): number {
-  let most = 0;
-  let count = 0;
-  let blankSoFar = true;
-  for (let i = 0; i < markdown.length; i++) {
-    const c = markdown[i]!;
-    if (c === '\n') {
-      if (blankSoFar) {
-        if (count > most) most = count;
-        count = 0;
-      }
-      blankSoFar = true;
-    } else if (c !== ' ' && c !== '\t' && c !== '\r') {
-      blankSoFar = false;
-      if (INLINE_DELIMITERS.has(c)) count++;
-    }
-  }
-  return Math.max(most, count);
-}
-
-/**
- * Whether markdown is parsed in the markdown worker (markdown-pool.ts) rather than on the event loop: long,
- * or with enough inline delimiters in one paragraph that its parse may take longer than a request should
- * hold the event loop (see ON_THREAD_INLINE_DELIMITERS).
- */
-export function parsesOffThread(markdown: string): boolean {
-  return markdown.length >= OFF_THREAD_MARKDOWN_LENGTH || inlineDelimiterCount(markdown) > ON_THREAD_INLINE_DELIMITERS;
 }
 
 /** The depth of a parsed tree (the root is depth 0), measured without recursion. */

@@ -1,3 +1,4 @@
+import { classifyLink, URL_SCHEME, type LinkTarget } from '@quire/markdown-rules';
 import type { Root } from 'mdast';
 import { markdownLimitBreach } from './limits.js';
 import { collectDefinitions, parseMarkdown, visit } from './syntax.js';
@@ -8,74 +9,24 @@ import { collectDefinitions, parseMarkdown, visit } from './syntax.js';
  * (`ref:` labels and page paths made stable) and Git sync (repository paths in and out) use.
  */
 
-/** Where a link or image points, as far as the markdown alone tells. */
+/**
+ * Where a link or image points, as far as the markdown alone tells: the targets of @quire/markdown-rules
+ * (which the reader reads addresses with too), and the server's own `ref:` labels.
+ */
 export type ReferenceTarget =
-  | { kind: 'url'; url: string }
-  | { kind: 'anchor'; anchor: string }
-  | { kind: 'page'; page: string; anchor?: string }
-  /** A path of a page of the space (slugs joined by `/`), resolved against the linking page's path. */
-  | { kind: 'page-path'; path: string; anchor?: string }
-  | { kind: 'file'; file: string }
-  /** A file by its repository path, e.g. `.gitbook/assets/diagram.png` (Git-synced content). */
-  | { kind: 'asset'; path: string }
+  | LinkTarget
   /** `ref:<label>`: a page or file created earlier in the same change batch. */
   | { kind: 'ref'; label: string };
 
-const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
-
 /**
- * What a link URL points at, judged from the URL alone. `/pages/<id>` and `/files/<id>` are Quire's stable
- * references; `.gitbook/assets/...` is where Git-synced spaces keep files; other scheme-less URLs are paths
- * of pages (with GitBook's `.md` and `README.md` file names reduced to page paths), resolved as a browser
- * would from `/<pagePath>`.
+ * What a link URL points at, judged from the URL alone (`classifyLink` of @quire/markdown-rules), with
+ * `ref:<label>` read as a reference to content created in the same change batch: only a write knows those
+ * labels (the reader, like any other address with a scheme, takes them for outside addresses).
  */
 export function classifyUrl(url: string, pagePath = ''): ReferenceTarget {
   const trimmed = url.trim();
-  if (trimmed.startsWith('#')) return { kind: 'anchor', anchor: safeDecode(trimmed.slice(1)) };
   if (/^ref:/i.test(trimmed)) return { kind: 'ref', label: trimmed.slice(4) };
-  if (SCHEME.test(trimmed) || trimmed.startsWith('//')) return { kind: 'url', url };
-
-  const hashAt = trimmed.indexOf('#');
-  const beforeHash = hashAt < 0 ? trimmed : trimmed.slice(0, hashAt);
-  const anchor = hashAt < 0 ? undefined : safeDecode(trimmed.slice(hashAt + 1)) || undefined;
-  const pathPart = beforeHash.split('?')[0]!;
-
-  const stable = /^\/(pages|files)\/([^/]+)\/?$/.exec(pathPart);
-  if (stable) {
-    const id = safeDecode(stable[2]!);
-    if (stable[1] === 'files') return { kind: 'file', file: id };
-    return anchor ? { kind: 'page', page: id, anchor } : { kind: 'page', page: id };
-  }
-  const resolved = resolvePath(pathPart, pagePath);
-  const assetAt = resolved.indexOf('.gitbook/assets/');
-  if (assetAt >= 0) return { kind: 'asset', path: resolved.slice(assetAt) };
-  const last = resolved.split('/').pop() ?? '';
-  const extension = /\.([a-z0-9]+)$/i.exec(last)?.[1]?.toLowerCase();
-  if (extension && extension !== 'md' && extension !== 'markdown') return { kind: 'asset', path: resolved };
-  const path = resolved
-    .replace(/\.(md|markdown)$/i, '')
-    .replace(/(^|\/)readme$/i, '')
-    .replace(/\/+$/, '');
-  return anchor ? { kind: 'page-path', path, anchor } : { kind: 'page-path', path };
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
-
-/** `path` resolved against the page at `/<pagePath>`, as a slash-separated path without leading slash. */
-function resolvePath(path: string, pagePath: string): string {
-  const base = path.startsWith('/') ? [] : pagePath.split('/').filter(Boolean).slice(0, -1);
-  for (const segment of path.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') base.pop();
-    else base.push(safeDecode(segment));
-  }
-  return base.join('/');
+  return classifyLink(url, pagePath);
 }
 
 export interface ContentReference {
@@ -319,7 +270,7 @@ export function splitDestination(url: string): { path: string; suffix: string } 
 
 /** Whether a destination points inside the repository (not to a site, a mail address or an anchor). */
 export function isRelativeDestination(url: string): boolean {
-  return url !== '' && !url.startsWith('#') && !url.startsWith('//') && !SCHEME.test(url);
+  return url !== '' && !url.startsWith('#') && !url.startsWith('//') && !URL_SCHEME.test(url);
 }
 
 export function safeDecodeURI(value: string): string {

@@ -299,18 +299,12 @@ describe('extractReferences', () => {
     expect(files.map((file) => file.target)).toEqual([{ kind: 'asset', path: '.gitbook/assets/legacy.yaml' }]);
   });
 
-  it('classifies URLs', () => {
-    expect(classifyUrl('#usage')).toEqual({ kind: 'anchor', anchor: 'usage' });
-    expect(classifyUrl('mailto:a@b.c')).toEqual({ kind: 'url', url: 'mailto:a@b.c' });
-    expect(classifyUrl('//cdn.example.com/x.js')).toEqual({ kind: 'url', url: '//cdn.example.com/x.js' });
+  it('classifies URLs as @quire/markdown-rules does, and reads `ref:` labels of the same change batch', () => {
+    // The rules themselves are unit-tested in packages/markdown-rules; here, what the server adds.
     expect(classifyUrl('ref:new-page')).toEqual({ kind: 'ref', label: 'new-page' });
-    expect(classifyUrl('/files/abc')).toEqual({ kind: 'file', file: 'abc' });
-    expect(classifyUrl('/pages/abc#top')).toEqual({ kind: 'page', page: 'abc', anchor: 'top' });
-    expect(classifyUrl('README.md', 'guides/setup')).toEqual({ kind: 'page-path', path: 'guides' });
-    expect(classifyUrl('deploy/README.md', 'guides/setup')).toEqual({ kind: 'page-path', path: 'guides/deploy' });
-    expect(classifyUrl('/api/auth?x=1', 'guides/setup')).toEqual({ kind: 'page-path', path: 'api/auth' });
+    expect(classifyUrl(' REF:x ')).toEqual({ kind: 'ref', label: 'x' });
+    expect(classifyUrl('mailto:a@b.c')).toEqual({ kind: 'url', url: 'mailto:a@b.c' });
     expect(classifyUrl('../../.gitbook/assets/a%20b.png', 'a/b/c')).toEqual({ kind: 'asset', path: '.gitbook/assets/a b.png' });
-    expect(classifyUrl('docs/guide.pdf', '')).toEqual({ kind: 'asset', path: 'docs/guide.pdf' });
   });
 });
 
