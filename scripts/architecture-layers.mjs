@@ -15,16 +15,31 @@ const ALL = ['http', 'jobs', 'services', 'job-queue', 'policies', 'stores', 'sea
 /** Packages that reach the database; the pure layers never load them. */
 const DATABASE_PACKAGES = ['kysely', 'pg', 'better-sqlite3'];
 
+const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+
 /**
  * Apps that are clients of the contract (DESIGN.md, layout): they read and write only through `@quire/client`,
  * never the server's modules or its database. Paths relative to the repository root; tests included, since
  * the reader's tests drive a real server through its published entry point (`npm start`), not its modules.
+ * They may import the shared packages below, as the server does.
  */
 export const clientApps = {
-  root: join(dirname(fileURLToPath(import.meta.url)), '..'),
-  apps: ['apps/reader'],
+  root: repositoryRoot,
+  folders: ['apps/reader'],
   forbiddenPackages: ['@quire/server', ...DATABASE_PACKAGES],
   why: 'the reader holds no more rights than a visitor: it reads published content through @quire/client with the visitor token',
+};
+
+/**
+ * Workspace packages of pure rules that the server and the client apps must apply alike (both import them):
+ * they import neither app, nor anything outside their folder by a relative path, so through them the reader
+ * reaches nothing of the server.
+ */
+export const sharedPackages = {
+  root: repositoryRoot,
+  folders: ['packages/markdown-rules'],
+  forbiddenPackages: ['@quire/server', '@quire/reader', ...DATABASE_PACKAGES, 'express'],
+  why: 'the server and the reader both import it, so it may depend on neither',
 };
 
 export default {

@@ -222,13 +222,14 @@ export function checkArchitecture(root, config) {
 }
 
 /**
- * Checks the apps that are clients of the contract (`clientApps` of the layer file): no file of theirs
- * (sources or tests) imports the server's modules by a relative path leaving the app, or a forbidden package
- * (the server itself, database drivers). Returns violations shaped like checkArchitecture's.
+ * Checks folders that import the rest of the repository only as packages (`clientApps` and `sharedPackages`
+ * of the layer file): no file of theirs (sources or tests) imports by a relative path leaving its folder,
+ * or a forbidden package (the server itself, database drivers...). Returns violations shaped like
+ * checkArchitecture's.
  */
 export function checkClientApps(rules) {
   const violations = [];
-  for (const app of rules.apps) {
+  for (const app of rules.folders) {
     const appRoot = join(rules.root, app);
     let files;
     try {
@@ -263,15 +264,16 @@ export function formatViolation(violation) {
 }
 
 async function main() {
-  const { default: config, sourceRoot, clientApps } = await import('./architecture-layers.mjs');
+  const { default: config, sourceRoot, clientApps, sharedPackages } = await import('./architecture-layers.mjs');
   const result = checkArchitecture(sourceRoot, config);
   const problems = [
     ...checkClientApps(clientApps).map(formatViolation),
+    ...checkClientApps(sharedPackages).map(formatViolation),
     ...result.violations.map(formatViolation),
     ...result.unused.map((entry) => `${entry.file}: listed as a known violation (${entry.sql ? 'builds SQL' : `import '${entry.import}'`}) but no longer one: remove it from scripts/architecture-layers.mjs`),
   ];
   if (problems.length) {
-    console.error(`architecture check: ${problems.length} problem(s) in apps/server/src (layers: scripts/architecture-layers.mjs)`);
+    console.error(`architecture check: ${problems.length} problem(s) (layers: scripts/architecture-layers.mjs)`);
     for (const problem of problems) console.error(`  ${problem}`);
     process.exit(1);
   }

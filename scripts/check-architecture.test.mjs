@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import layers, { clientApps } from './architecture-layers.mjs';
+import layers, { clientApps, sharedPackages } from './architecture-layers.mjs';
 import { checkArchitecture, checkClientApps, formatViolation, readModule } from './check-architecture.mjs';
 
 /** The real layer file without its list of known violations (those name files of the real tree). */
@@ -253,7 +253,13 @@ describe('readModule', () => {
 describe('checkClientApps', () => {
   it('fails a client app that imports the server, its modules or a database package, and passes the client', () => {
     const root = tree({
-      'apps/reader/src/ok.ts': "import { createQuireClient } from '@quire/client';\nimport { x } from './local.js';\nvoid createQuireClient; void x;\n",
+      'apps/reader/src/ok.ts': [
+        "import { createQuireClient } from '@quire/client';",
+        "import { classifyLink } from '@quire/markdown-rules';",
+        "import { x } from './local.js';",
+        'void createQuireClient; void classifyLink; void x;',
+        '',
+      ].join('\n'),
       'apps/reader/src/local.ts': 'export const x = 1;\n',
       'apps/reader/src/bad.ts': [
         "import { openDb } from '../../server/src/db/index.js';",
@@ -270,6 +276,26 @@ describe('checkClientApps', () => {
       expect.stringMatching(/^apps\/reader\/src\/bad\.ts:2: import 'pg': imports the package pg/),
       expect.stringMatching(/^apps\/reader\/src\/bad\.ts:3: import '@quire\/server\/dist\/x\.js': imports the package @quire\/server/),
       expect.stringMatching(/^apps\/reader\/test\/bad\.test\.ts:1: import 'kysely'/),
+    ]);
+  });
+
+  it('fails a shared package that imports either app or reaches outside its folder, and passes its own files', () => {
+    const root = tree({
+      'packages/markdown-rules/src/index.ts': "export { classifyLink } from './links.js';\n",
+      'packages/markdown-rules/src/links.ts': 'export const classifyLink = 1;\n',
+      'packages/markdown-rules/src/bad.ts': [
+        "import { classifyUrl } from '../../../apps/server/src/content/markdown/links.js';",
+        "import type { RenderPool } from '@quire/reader';",
+        "export { parsesOffThread } from '@quire/server/dist/content/index.js';",
+        'void classifyUrl;',
+        '',
+      ].join('\n'),
+    });
+    const found = checkClientApps({ ...sharedPackages, root }).map(formatViolation);
+    expect(found).toEqual([
+      expect.stringMatching(/^packages\/markdown-rules\/src\/bad\.ts:1: import '..\/..\/..\/apps\/server\/src\/content\/markdown\/links\.js': reaches outside packages\/markdown-rules/),
+      expect.stringMatching(/^packages\/markdown-rules\/src\/bad\.ts:2: import '@quire\/reader': imports the package @quire\/reader/),
+      expect.stringMatching(/^packages\/markdown-rules\/src\/bad\.ts:3: import '@quire\/server\/dist\/content\/index\.js': imports the package @quire\/server/),
     ]);
   });
 });
