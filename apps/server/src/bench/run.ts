@@ -22,7 +22,8 @@ import { formatReaderBenchReport, runReaderBench } from './reader-bench.js';
  * same run, a bare node:http server answering a JSON body of the same size, and prints requests/s, p50 and
  * p99 latency of each, the ratio to the bare server, and the time from process start to the first answer.
  * The space list is loaded twice: as the admin, and as a guest who sees one space in ten through the grants
- * of their team, so that the cost of grants shows next to the admin's list in the same run.
+ * of their team, so that the cost of grants shows next to the admin's list in the same run; each round of the
+ * guest's list also loads the admin's, and a line gives the median of those rounds' guest/admin ratios.
  * The two servers are loaded in turns (bare, Quire, bare, Quire, ...) and the ratio is the median of the
  * rounds' ratios: on a shared 2-core machine the speed of both moves by tens of percent within a minute, and
  * one long load of each compared a fast minute of one with a slow minute of the other.
@@ -74,6 +75,12 @@ interface Measurement {
   /** Median of the rounds' ratios. */
   ratio: number;
   rounds: Array<{ quire: LoadResult; bare: LoadResult; ratio: number }>;
+  /**
+   * For a target compared with another Quire target (the guest's list with the admin's): that target loaded
+   * in the same round, right before or after this one (the order alternates), and the median of the rounds'
+   * ratios of this target's requests/s to its.
+   */
+  versus?: { name: string; goal: string; ratio: number; rounds: Array<{ other: LoadResult; ratio: number }> };
 }
 
 const BENCHES = ['http', 'import', 'search', 'edit', 'conversations', 'openapi', 'reader'] as const;
@@ -156,6 +163,11 @@ function formatHttpReport(report: HttpReport): string {
   for (const m of report.measurements) {
     lines.push(`${m.name.padEnd(48)} ${String(m.bodyBytes).padStart(7)} ${m.requestsPerSecond.toFixed(0).padStart(8)} ${String(m.p50Ms).padStart(8)} ${String(m.p99Ms).padStart(7)}  | ${m.bare.requestsPerSecond.toFixed(0).padStart(10)} ${String(m.bare.p50Ms).padStart(4)} ${String(m.bare.p99Ms).padStart(4)} | ${m.ratio.toFixed(3)}${m.non2xx || m.errors ? `  (${m.non2xx} non-2xx, ${m.errors} errors)` : ''}`);
   }
+  for (const m of report.measurements) {
+    if (!m.versus) continue;
+    const rounds = m.versus.rounds.map((round, index) => `${m.rounds[index]!.quire.requestsPerSecond.toFixed(0)}/${round.other.requestsPerSecond.toFixed(0)} = ${round.ratio.toFixed(2)}`).join(', ');
+    lines.push('', `${m.versus.name}: ${m.versus.ratio.toFixed(2)}x requests/s (${m.versus.goal}; median of rounds ${rounds})`);
+  }
   lines.push('', 'each round (Quire req/s / bare req/s = ratio); the line above is the median round:');
   for (const m of report.measurements) {
     lines.push(`  ${m.name}: ${m.rounds.map((round) => `${round.quire.requestsPerSecond.toFixed(0)}/${round.bare.requestsPerSecond.toFixed(0)} = ${round.ratio.toFixed(3)}`).join(', ')}`);
@@ -223,11 +235,17 @@ async function runHttpBench(): Promise<HttpReport> {
     const teams = (await (await fetch(`${base}/v1/orgs/${owner.organizationId}/teams`, { headers: auth })).json()) as { items: Array<{ id: string }> };
     const granted = spaceIds.filter((_, index) => index % 10 === 0);
     for (const spaceId of granted) await post(`/spaces/${spaceId}/permissions`, 'POST', { role: 'read', teams: [teams.items[0]!.id] }, 204);
-    const targets = [
+    const adminList = { name: 'GET /v1/orgs/{organizationId}/spaces?limit=100', url: `${base}/v1/orgs/${owner.organizationId}/spaces?limit=100`, headers: auth };
+    const targets: Array<{ name: string; url: string; headers: Record<string, string>; expectCount?: number; versus?: { name: string; goal: string; url: string; headers: Record<string, string> } }> = [
       { name: 'GET /v1/spaces/{spaceId}', url: `${base}/v1/spaces/${first.id}`, headers: auth },
-      { name: 'GET /v1/orgs/{organizationId}/spaces?limit=100', url: `${base}/v1/orgs/${owner.organizationId}/spaces?limit=100`, headers: auth },
-      // The same list for a guest who sees 100 of the spaces through their team's grants.
-      { name: `same, guest seeing ${granted.length} by team grants`, url: `${base}/v1/orgs/${owner.organizationId}/spaces?limit=100`, headers: guestAuth, expectCount: granted.length },
+      adminList,
+      // The same list for a guest who sees 100 of the spaces through their team's grants, loaded in each round
+      // next to the admin's list: issue 11's measure is their ratio, which the machine's drift between two
+      // targets' rounds would blur.
+      {
+        name: `same, guest seeing ${granted.length} by team grants`, url: adminList.url, headers: guestAuth, expectCount: granted.length,
+        versus: { ...adminList, name: `guest list (${granted.length} of ${spaceCount} spaces by team grants) vs admin list`, goal: 'goal >= 1: the guest has 10x fewer candidate spaces' },
+      },
     ];
 
     const measurements: Measurement[] = [];
@@ -235,7 +253,7 @@ async function runHttpBench(): Promise<HttpReport> {
       const sample = await fetch(target.url, { headers: target.headers });
       if (sample.status !== 200) throw new Error(`${target.name} answered ${sample.status}`);
       const sampleText = await sample.text();
-      if ('expectCount' in target && (JSON.parse(sampleText) as { count: number }).count !== target.expectCount) throw new Error(`${target.name} did not list ${target.expectCount} spaces`);
+      if (target.expectCount !== undefined && (JSON.parse(sampleText) as { count: number }).count !== target.expectCount) throw new Error(`${target.name} did not list ${target.expectCount} spaces`);
       const bodyBytes = Buffer.byteLength(sampleText);
 
       const barePort = await freePort();
@@ -243,12 +261,20 @@ async function runHttpBench(): Promise<HttpReport> {
       children.push(bare);
       await new Promise<void>((resolve) => bare.once('message', () => resolve()));
       const measured: Measurement['rounds'] = [];
+      const versusRounds: NonNullable<Measurement['versus']>['rounds'] = [];
       for (let round = 0; round < rounds; round++) {
         const bareResult = await load(`http://127.0.0.1:${barePort}/`, duration, {});
+        // The compared target goes first in even rounds and last in odd ones, so neither always has the warmer turn.
+        const other = target.versus && round % 2 === 0 ? await load(target.versus.url, duration, target.versus.headers) : undefined;
         const result = await load(target.url, duration, target.headers);
         measured.push({ quire: result, bare: bareResult, ratio: result.requestsPerSecond / bareResult.requestsPerSecond });
+        if (target.versus) {
+          const otherResult = other ?? await load(target.versus.url, duration, target.versus.headers);
+          versusRounds.push({ other: otherResult, ratio: result.requestsPerSecond / otherResult.requestsPerSecond });
+        }
       }
       await stop(bare);
+      const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
       const median = [...measured].sort((a, b) => a.ratio - b.ratio)[Math.floor((measured.length - 1) / 2)]!;
       measurements.push({
@@ -259,6 +285,9 @@ async function runHttpBench(): Promise<HttpReport> {
         bare: { requestsPerSecond: median.bare.requestsPerSecond, p50Ms: median.bare.p50Ms, p99Ms: median.bare.p99Ms },
         ratio: median.ratio,
         rounds: measured,
+        ...(target.versus
+          ? { versus: { name: target.versus.name, goal: target.versus.goal, ratio: medianOf(versusRounds.map((round) => round.ratio)), rounds: versusRounds } }
+          : {}),
       });
     }
     await stop(server);

@@ -38,12 +38,6 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
   if (after && order.kinds && after.some((value, index) => typeof value !== order.kinds![index])) {
     throw new BadRequestError('query.page is not a valid page cursor');
   }
-  const countRow = await query
-    .clearSelect()
-    .clearOrderBy()
-    .select(sql<number>`count(*)`.as('count'))
-    .executeTakeFirst() as { count: unknown } | undefined;
-
   const columns = sql.join(order.columns.map((column) => sql.ref(column)));
   let pageQuery = query;
   const descending = order.direction === 'desc';
@@ -57,9 +51,17 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
   const hasMore = rows.length > limit;
   const pageRows = hasMore ? rows.slice(0, limit) : rows;
   const last = pageRows[pageRows.length - 1];
+  // A first page that holds every row is its own count: the count query is skipped. It built the visibility
+  // tables of the list a second time (a guest's grants, walked down the collections), which cost a guest
+  // seeing 100 spaces about a sixth of their list's time.
+  const count = !after && !hasMore ? pageRows.length : toCount((await query
+    .clearSelect()
+    .clearOrderBy()
+    .select(sql<number>`count(*)`.as('count'))
+    .executeTakeFirst() as { count: unknown } | undefined)?.count);
   return {
     rows: pageRows,
-    count: toCount(countRow?.count),
+    count,
     ...(hasMore && last !== undefined ? { nextKey: order.keyOf(last) } : {}),
   };
 }
