@@ -9,7 +9,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { createLogger } from '../logger.js';
 import { bootstrap } from '../services/admin-service.js';
 import { gitCommand, writeRepository } from './import-bench.js';
-import { freePort, load, startBareServer, stop, until, type LoadResult } from './processes.js';
+import { freePort, load, serverNodeOptions, startBareServer, stop, until, type LoadResult } from './processes.js';
 import { printReport, positiveIntegerOption, runIfScript } from './report.js';
 
 /*
@@ -78,7 +78,7 @@ export async function runReaderBench(options: ReaderBenchOptions = {}): Promise<
 
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const server = spawn(process.execPath, [mainScript], {
+    const server = spawn(process.execPath, [...serverNodeOptions(), mainScript], {
       env: {
         ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn',
         QUIRE_PUBLIC_URL: base, QUIRE_BLOB_DIR: join(dir, 'blobs'), QUIRE_RUN_JOBS: 'true',

@@ -13,7 +13,7 @@ import { formatEditBenchReport, runEditBench } from './edit-bench.js';
 import { formatImportBenchReport, runImportBench } from './import-bench.js';
 import { formatConversationBenchReport, runConversationBench } from './conversation-bench.js';
 import { formatOpenApiBenchReport, runOpenApiBench } from './openapi-bench.js';
-import { freePort, load, startBareServer, stop, until, type LoadResult } from './processes.js';
+import { freePort, load, serverNodeOptions, startBareServer, stop, until, type LoadResult } from './processes.js';
 import { formatReaderBenchReport, runReaderBench } from './reader-bench.js';
 
 /**
@@ -201,7 +201,7 @@ async function runHttpBench(): Promise<HttpReport> {
     // deployment would write it, rather than between these lines.
     const logFile = ['info', 'debug', 'trace'].includes(logLevel) ? openSync(join(dir, 'server.log'), 'a') : 'inherit';
     const started = performance.now();
-    const server = spawn(process.execPath, [mainScript], {
+    const server = spawn(process.execPath, [...serverNodeOptions(), mainScript], {
       env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: logLevel, QUIRE_RUN_JOBS: 'false',
         // The limiter stays in the measured path, with a budget no run of the bench can reach.
         QUIRE_RATE_LIMIT: '1000000' },
