@@ -264,4 +264,81 @@ describeEachDialect('grants', (dialect) => {
       expectError(await s.admin.client.DELETE('/collections/{collectionId}/permissions/teams/{teamId}', path), 404);
     });
   });
+
+  describe("a guest's (then a member's) list of the organization's spaces", () => {
+    /** Every page of the guest's list, two at a time: ids in the list's order, and the counts the pages gave. */
+    const guestPages = async (s: Setup) => {
+      const ids: string[] = [];
+      const counts = new Set<number>();
+      let page: string | undefined;
+      do {
+        const result = await unwrap(s.guest.client.GET('/orgs/{organizationId}/spaces', { params: { path: { organizationId: s.organizationId }, query: { limit: 2, ...(page ? { page } : {}) } } }));
+        ids.push(...result.items.map((item) => item.id));
+        counts.add(result.count ?? -1);
+        page = result.next?.page;
+      } while (page);
+      return { count: [...counts], ids };
+    };
+
+    it('follows every change of what they reach at the next request: grants, teams, moves, deletions, their role, default levels', async () => {
+      const s = await setup();
+      const guides = await createCollection(org(s), { title: 'Guides' });
+      const deeper = await createCollection(org(s), { title: 'Deeper', parent: guides.id });
+      const [inGuides, inDeeper, top, other] = [
+        await createSpace(org(s), { title: 'In guides', parent: guides.id }),
+        await createSpace(org(s), { title: 'In deeper', parent: deeper.id }),
+        await createSpace(org(s), { title: 'Top' }),
+        await createSpace(org(s), { title: 'Other' }),
+      ];
+      // Each step lists the guest's spaces first, so that what changes next changes a list already read.
+      const expectList = async (spaces: Space[]) => {
+        expect(await guestPages(s)).toEqual({ count: [spaces.length], ids: spaces.map((space) => space.id) });
+      };
+      await expectList([]);
+      const readers = await newTeam(s, [s.guest.userId]);
+      await unwrap(inviteToCollection(s.admin.client, guides.id, { role: 'read', teams: [readers.id] }));
+      await expectList([inGuides, inDeeper]);
+      await unwrap(inviteToSpace(s.admin.client, top.id, { role: 'comment', users: [s.guest.userId] }));
+      await expectList([inGuides, inDeeper, top]);
+      const added = await createSpace(org(s), { title: 'Added', parent: deeper.id });
+      await expectList([inGuides, inDeeper, top, added]);
+
+      // Moves: a space out of the granted tree, a whole collection out and back in.
+      await unwrap(s.admin.client.POST('/spaces/{spaceId}/move', { ...spacePath(inDeeper.id), body: { parent: null } }));
+      await expectList([inGuides, top, added]);
+      await unwrap(s.admin.client.POST('/collections/{collectionId}/move', { params: { path: { collectionId: deeper.id } }, body: { parent: null } }));
+      await expectList([inGuides, top]);
+      await unwrap(s.admin.client.POST('/collections/{collectionId}/move', { params: { path: { collectionId: deeper.id } }, body: { parent: guides.id } }));
+      await expectList([inGuides, top, added]);
+
+      // A space deleted, then restored.
+      await unwrap(s.admin.client.DELETE('/spaces/{spaceId}', spacePath(inGuides.id)));
+      await expectList([top, added]);
+      await unwrap(s.admin.client.POST('/spaces/{spaceId}/restore', spacePath(inGuides.id)));
+      await expectList([inGuides, top, added]);
+
+      // The team: left, joined again, deleted.
+      const teamMembers = { params: { path: { organizationId: s.organizationId, teamId: readers.id } } };
+      await unwrap(s.admin.client.PUT('/orgs/{organizationId}/teams/{teamId}/members', { ...teamMembers, body: { remove: [s.guest.userId] } }));
+      await expectList([top]);
+      await unwrap(s.admin.client.PUT('/orgs/{organizationId}/teams/{teamId}/members', { ...teamMembers, body: { add: [s.guest.userId] } }));
+      await expectList([inGuides, top, added]);
+      await unwrap(s.admin.client.DELETE('/orgs/{organizationId}/teams/{teamId}', teamMembers));
+      await expectList([top]);
+
+      // Their role: a member reads what the default levels open (every space here, until a space and then a
+      // collection are closed), a guest again only the grant.
+      const member = { params: { path: { organizationId: s.organizationId, userId: s.guest.userId } } };
+      await unwrap(s.admin.client.PATCH('/orgs/{organizationId}/members/{userId}', { ...member, body: { role: 'read' } }));
+      await expectList([inGuides, inDeeper, top, other, added]);
+      await unwrap(s.admin.client.PATCH('/spaces/{spaceId}', { ...spacePath(other.id), body: { defaultLevel: null } }));
+      await expectList([inGuides, inDeeper, top, added]);
+      await unwrap(s.admin.client.PATCH('/collections/{collectionId}', { params: { path: { collectionId: guides.id } }, body: { defaultLevel: null } }));
+      await expectList([inDeeper, top]);
+      await unwrap(s.admin.client.PATCH('/orgs/{organizationId}/members/{userId}', { ...member, body: { role: null } }));
+      await expectList([top]);
+      await unwrap(s.admin.client.DELETE('/spaces/{spaceId}/permissions/users/{userId}', { params: { path: { spaceId: top.id, userId: s.guest.userId } } }));
+      await expectList([]);
+    });
+  });
 });

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * The row types of every table, as Kysely sees them. Booleans are stored as integers (0/1) and JSON as text
  * so that the same migrations and queries run on SQLite and PostgreSQL; timestamps are ISO-8601 strings.
@@ -47,6 +49,11 @@ export interface OrganizationsTable {
   merge_rules: string;
   custom_hostname: string | null;
   logo_url: string | null;
+  /**
+   * Counts the changes to who reaches which content of the organization, bumped by the database's triggers
+   * (migration 0202) in the transaction of each change; stores/reach-cache.ts validates what it keeps by it.
+   */
+  access_version: Generated<number>;
 }
 
 export interface OrganizationMembersTable {

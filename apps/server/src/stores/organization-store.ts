@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Selectable, type Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { OrganizationMembersTable, OrganizationsTable } from '../db/schema.js';
 import { prepared } from './prepared.js';
@@ -25,7 +25,7 @@ const ownsTeamColumn = (eb: ExpressionBuilder<any, any>) => eb.case()
     .where('tm.role', '=', 'owner')))
   .then(1).else(0).end().as('owns_team');
 
-export async function insertOrganization(db: Db, organization: OrganizationRow): Promise<void> {
+export async function insertOrganization(db: Db, organization: Insertable<OrganizationsTable>): Promise<void> {
   await db.insertInto('organizations').values(organization).execute();
 }
 

@@ -3,9 +3,10 @@ import type { Db } from '../db/index.js';
 import { toCount } from '../db/dialect.js';
 import type { SpacesTable } from '../db/schema.js';
 import { parseRole, type RoleOrGuest } from '../policies/roles.js';
-import type { ContentViewer } from '../policies/visibility-policy.js';
+import { organizationReach, type ContentViewer } from '../policies/visibility-policy.js';
 import { chunks, type MembershipState } from './collection-store.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
+import { cachedReach, type Reach } from './reach-cache.js';
 import { prepared } from './prepared.js';
 import { visibleSpacesFrom, withContentAccess, type SpacesQuery } from './visibility.js';
 
@@ -150,7 +151,79 @@ export async function listSpacesInOrganization(
   after: ReadonlyArray<string | number> | undefined,
   limit: number,
 ): Promise<KeysetPage<VisibleSpace>> {
+  // An admin's list is the organization's index read in order already; everyone else's is kept (outsiders
+  // and suspended members see nothing, and their SQL says so at once).
+  const { kind } = organizationReach(viewer.membership);
+  if (kind === 'granted-only' || kind === 'default-levels') {
+    const reach = await reachedSpaces(db, organizationId, viewer);
+    const page = reach && await pageOfReach(db, organizationId, reach, after, limit);
+    if (page) return page;
+  }
   return pageOfVisibleSpaces(db, { organizationId }, viewer, CREATED_ORDER, after, limit);
+}
+
+/** A space a viewer reaches, as reach-cache.ts keeps it: its order key and the viewer's role on it. */
+interface ReachedSpace {
+  id: string;
+  createdAt: string;
+  role: RoleOrGuest;
+}
+
+/**
+ * The live spaces of the organization the viewer sees, in creation order, with their role: the rule of
+ * visibility.ts, computed when the organization's access has changed and kept otherwise (reach-cache.ts).
+ * Without it a member who sees 100 of 1,000 spaces (default levels closed, grants through a team) read the
+ * organization's 1,000 rows for every page, and a guest their grants, grouped and sorted.
+ */
+function reachedSpaces(db: Db, organizationId: string, viewer: ContentViewer): Promise<Reach<ReachedSpace> | undefined> {
+  return cachedReach(db, 'spaces', organizationId, viewer.userId, async (limit) => {
+    const rows = await liveSpacesOf(visibleSpacesFrom(db, organizationId, viewer, 'access_role'), { organizationId })
+      .select(['s.id', 's.created_at'])
+      .orderBy('s.created_at')
+      .orderBy('s.id')
+      .limit(limit + 1)
+      .execute();
+    return rows.map((row) => ({ id: row.id, createdAt: row.created_at, role: parseRole(row.access_role) }));
+  });
+}
+
+/**
+ * A page of a kept reach: the rows of its spaces, read by id, in the reach's order (the database's, so
+ * cursors are the SQL list's). Undefined when the cursor's space is no longer reached: where it falls in
+ * the order is then for the SQL to compare.
+ */
+async function pageOfReach(
+  db: Db,
+  organizationId: string,
+  reach: Reach<ReachedSpace>,
+  after: ReadonlyArray<string | number> | undefined,
+  limit: number,
+): Promise<KeysetPage<VisibleSpace> | undefined> {
+  let start = 0;
+  if (after) {
+    const index = reach.indexOf.get(String(after[1]));
+    if (index === undefined || reach.entries[index]!.createdAt !== after[0]) return undefined;
+    start = index + 1;
+  }
+  const entries = reach.entries.slice(start, start + limit);
+  const rows = new Map((await findSpacesByIds(db, entries.map((entry) => entry.id))).map((row) => [row.id, row]));
+  // A space deleted or moved since the reach was read (the version has moved: the next request computes it
+  // again) is left out rather than shown.
+  const pageRows = entries.flatMap((entry) => {
+    const row = rows.get(entry.id);
+    return row !== undefined && row.deleted_at === null && row.organization_id === organizationId ? [{ space: row, role: entry.role }] : [];
+  });
+  const last = entries[entries.length - 1];
+  const hasMore = start + limit < reach.entries.length;
+  return { rows: pageRows, count: reach.entries.length, ...(hasMore && last !== undefined ? { nextKey: [last.createdAt, last.id] } : {}) };
+}
+
+/** The spaces (deleted or not) with these ids, in no particular order. */
+async function findSpacesByIds(db: Db, ids: readonly string[]): Promise<SpaceRow[]> {
+  if (ids.length === 0) return [];
+  const rows: SpaceRow[] = [];
+  for (const chunk of chunks(ids)) rows.push(...await db.selectFrom('spaces').selectAll().where('id', 'in', chunk).execute());
+  return rows;
 }
 
 /** The live spaces directly inside the collection that the viewer sees, in their order there, with their role on each. */

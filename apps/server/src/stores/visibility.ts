@@ -29,7 +29,9 @@ import { organizationReach, type ContentViewer, type OrganizationReach } from '.
  * to the listed rows (an inner join when it filters). A guest's list then reads as many rows as they see,
  * through the grant and parent indexes, instead of every space of the organization: measured with
  * `npm run bench` (a guest seeing 100 of 1,000 spaces), that scan made their list 2.4 times slower than the
- * admin's.
+ * admin's. The list of a guest's spaces across the organization goes one step further: space-store.ts keeps
+ * what this SQL answers for them (reach-cache.ts, valid while the organization's access version stays), so
+ * a page reads only its own rows.
  */
 
 /** The table of the query whose rows are being decided, under its alias there (`{ spaces: 's' }`). */
