@@ -21,9 +21,11 @@ import { formatReaderBenchReport, runReaderBench } from './reader-bench.js';
  * organization of 1,000 spaces, loads the hot read endpoints with autocannon (50 connections) and, in the
  * same run, a bare node:http server answering a JSON body of the same size, and prints requests/s, p50 and
  * p99 latency of each, the ratio to the bare server, and the time from process start to the first answer.
- * The space list is loaded twice: as the admin, and as a guest who sees one space in ten through the grants
- * of their team, so that the cost of grants shows next to the admin's list in the same run; each round of the
- * guest's list also loads the admin's, and a line gives the median of those rounds' guest/admin ratios.
+ * The spaces sit in one collection closed by default (`defaultLevel: null`), and the space list is loaded
+ * three times: as the admin, as a guest and as a member (role `read`) who each see one space in ten through
+ * the grants of their team, so that the cost of grants shows next to the admin's list in the same run; each
+ * round of the guest's and the member's lists also loads the admin's, and a line each gives the median of
+ * those rounds' ratios to the admin's.
  * The two servers are loaded in turns (bare, Quire, bare, Quire, ...) and the ratio is the median of the
  * rounds' ratios: on a shared 2-core machine the speed of both moves by tens of percent within a minute, and
  * one long load of each compared a fast minute of one with a slow minute of the other.
@@ -189,11 +191,14 @@ async function runHttpBench(): Promise<HttpReport> {
     await migrateToLatest(handle);
     const adminContext = { db: handle.db, dialect: handle.dialect, logger: createLogger('silent') };
     const owner = await bootstrap(adminContext, { organizationTitle: 'Bench', email: 'bench@example.com' });
-    // A guest of the organization, who sees only what their team is granted (one space in ten).
+    // A guest of the organization, who sees only what their team is granted (one space in ten), and a member
+    // who sees the same: their role opens nothing, since the spaces' collection is closed.
     const guest = await addMember(adminContext, { organizationId: owner.organizationId, email: 'guest@example.com', role: null });
+    const reader = await addMember(adminContext, { organizationId: owner.organizationId, email: 'reader@example.com', role: 'read' });
     await handle.close();
     const auth = { authorization: `Bearer ${owner.token}` };
     const guestAuth = { authorization: `Bearer ${guest.token}` };
+    const readerAuth = { authorization: `Bearer ${reader.token}` };
 
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
@@ -213,25 +218,22 @@ async function runHttpBench(): Promise<HttpReport> {
     await until(async () => ((await fetch(orgUrl, { headers: auth })).status === 200 ? true : undefined), 30_000);
     const firstAnswerMs = performance.now() - started;
 
-    const createSpace = (title: string) => fetch(`${base}/v1/orgs/${owner.organizationId}/spaces`, {
-      method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ title }),
-    }).then(async (response) => {
-      if (response.status !== 201) throw new Error(`createSpace answered ${response.status}`);
-      return (await response.json()) as { id: string };
-    });
-    const first = await createSpace('Space 0');
-    const spaceIds = [first.id];
-    for (let created = 1; created < spaceCount; created += 20) {
-      const made = await Promise.all(Array.from({ length: Math.min(20, spaceCount - created) }, (_, offset) => createSpace(`Space ${created + offset}`)));
-      spaceIds.push(...made.map((space) => space.id));
-    }
     const post = (path: string, method: string, body: unknown, expected: number) => fetch(`${base}/v1${path}`, {
       method, headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body),
     }).then(async (response) => {
       if (response.status !== expected) throw new Error(`${method} ${path} answered ${response.status}`);
       return response.status === 204 ? undefined : response.json();
     });
-    await post(`/orgs/${owner.organizationId}/teams`, 'PUT', { title: 'Readers', members: [guest.userId] }, 201);
+    const shelf = (await post(`/orgs/${owner.organizationId}/collections`, 'POST', { title: 'Shelf' }, 201)) as { id: string };
+    await post(`/collections/${shelf.id}`, 'PATCH', { defaultLevel: null }, 200);
+    const createSpace = async (title: string) => (await post(`/orgs/${owner.organizationId}/spaces`, 'POST', { title, parent: shelf.id }, 201)) as { id: string };
+    const first = await createSpace('Space 0');
+    const spaceIds = [first.id];
+    for (let created = 1; created < spaceCount; created += 20) {
+      const made = await Promise.all(Array.from({ length: Math.min(20, spaceCount - created) }, (_, offset) => createSpace(`Space ${created + offset}`)));
+      spaceIds.push(...made.map((space) => space.id));
+    }
+    await post(`/orgs/${owner.organizationId}/teams`, 'PUT', { title: 'Readers', members: [guest.userId, reader.userId] }, 201);
     const teams = (await (await fetch(`${base}/v1/orgs/${owner.organizationId}/teams`, { headers: auth })).json()) as { items: Array<{ id: string }> };
     const granted = spaceIds.filter((_, index) => index % 10 === 0);
     for (const spaceId of granted) await post(`/spaces/${spaceId}/permissions`, 'POST', { role: 'read', teams: [teams.items[0]!.id] }, 204);
@@ -245,6 +247,10 @@ async function runHttpBench(): Promise<HttpReport> {
       {
         name: `same, guest seeing ${granted.length} by team grants`, url: adminList.url, headers: guestAuth, expectCount: granted.length,
         versus: { ...adminList, name: `guest list (${granted.length} of ${spaceCount} spaces by team grants) vs admin list`, goal: 'goal >= 1: the guest has 10x fewer candidate spaces' },
+      },
+      {
+        name: `same, member (read) seeing ${granted.length} by team grants`, url: adminList.url, headers: readerAuth, expectCount: granted.length,
+        versus: { ...adminList, name: `member list (${granted.length} of ${spaceCount} spaces by team grants) vs admin list`, goal: 'goal >= 1: the member has 10x fewer visible spaces' },
       },
     ];
 
