@@ -1,10 +1,10 @@
-import type { Generated } from 'kysely';
-
 /**
  * The row types of every table, as Kysely sees them. Booleans are stored as integers (0/1) and JSON as text
  * so that the same migrations and queries run on SQLite and PostgreSQL; timestamps are ISO-8601 strings.
  * A family that adds tables adds its interfaces here and a migration in ./migrations/.
  */
+
+import type { Generated } from 'kysely';
 
 export interface UsersTable {
   id: string;

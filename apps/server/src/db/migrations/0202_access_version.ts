@@ -38,7 +38,7 @@ const throughCollection = (row: string) => `(select organization_id from collect
 const throughTeam = (row: string) => `(select organization_id from teams where id = ${row}.team_id)`;
 const ownColumn = (row: string) => `${row}.organization_id`;
 
-export const ACCESS_SOURCES: readonly AccessSource[] = [
+const ACCESS_SOURCES: readonly AccessSource[] = [
   { table: 'space_grants', organizationOf: throughSpace, insert: true, update: [], delete: true },
   { table: 'collection_grants', organizationOf: throughCollection, insert: true, update: [], delete: true },
   { table: 'team_members', organizationOf: throughTeam, insert: true, update: ['team_id', 'user_id'], delete: true },
