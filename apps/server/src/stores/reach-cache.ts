@@ -16,13 +16,14 @@ import { prepared } from './prepared.js';
  * spaces slower than the admin's list of 1,000 (`npm run bench`); with the reach kept, a page is one read of
  * its own rows by id.
  *
- * Bounds: at most MAX_REACH_ENTRIES entries per viewer, which bounds the work of computing one (a few
- * milliseconds on SQLite, where it runs on the event loop); a larger reach is not kept and its lists use the
- * SQL, whose pages stop at their limit. MAX_CACHED_ENTRIES in all per database, the least recently used
- * reaches going first: an entry is a few short strings (about 200 bytes), so the cache stays under about
- * 40 MB.
+ * Bounds: at most MAX_REACH_ENTRIES entries per viewer, which bounds the work of computing one, once per
+ * viewer and change of access: on SQLite it runs on the event loop, and on a 2-core VM a member's reach of
+ * 1,000 spaces took 3-11 ms, 2,000 took 4-13 ms and 5,000 took 9-27 ms. A larger reach is not kept (that
+ * too is remembered until the version moves) and its lists use the SQL, as before.
+ * MAX_CACHED_ENTRIES in all per database, the least recently used reaches going first: an entry is a few
+ * short strings (about 200 bytes), so the cache stays under about 40 MB.
  */
-export const MAX_REACH_ENTRIES = 5_000;
+export const MAX_REACH_ENTRIES = 2_000;
 export const MAX_CACHED_ENTRIES = 200_000;
 
 export interface Reach<Entry extends { id: string }> {
