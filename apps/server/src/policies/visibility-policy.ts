@@ -35,6 +35,16 @@ export function organizationReach(membership: OrganizationMembership | undefined
   return { kind: 'default-levels', role: membership.role };
 }
 
+/**
+ * Whether roles granted on content can change the caller's role there: not for an admin, who has every role
+ * already, nor for an outsider or a suspended member, who has none whatever is granted. Reads of one object
+ * load the grants only when they can.
+ */
+export function grantsApply(membership: OrganizationMembership | undefined): boolean {
+  const { kind } = organizationReach(membership);
+  return kind === 'default-levels' || kind === 'granted-only';
+}
+
 /** The caller, as the visibility rule needs them: their id (what grants will name) and their membership. */
 export interface ContentViewer {
   userId: string;

@@ -5,7 +5,7 @@ import { newId, nowIso } from '../ids.js';
 import { canCreateContentIn, collectionPermissions } from '../policies/collection-policy.js';
 import { canViewOrganization, membershipFromRow, type OrganizationMembership } from '../policies/organization-policy.js';
 import { parseDefaultLevel, type DefaultLevel, type Role, type RoleOrGuest } from '../policies/roles.js';
-import { canViewContent, contentRole } from '../policies/visibility-policy.js';
+import { canViewContent, contentRole, grantsApply } from '../policies/visibility-policy.js';
 import {
   COLLECTION_ORDER_KEY_LENGTH,
   deleteCollection,
@@ -66,7 +66,7 @@ async function loadCollectionAccess(context: ServiceContext, caller: Caller, col
   if (!canViewOrganization(membership)) return undefined;
   const ancestry = found.collection.parent_id === null ? [found.collection] : await findCollectionAncestry(context.db, collectionId);
   const chain = levelsOf(ancestry);
-  const grants = await grantedRoles(context.db, caller.user.id, { spaceIds: [], collectionIds: ancestry.map((row) => row.id) });
+  const grants = grantsApply(membership) ? await grantedRoles(context.db, caller.user.id, { spaceIds: [], collectionIds: ancestry.map((row) => row.id) }) : [];
   const role = contentRole({ membership, defaultLevels: chain, grants });
   if (!canViewContent(role)) return undefined;
   return { collection: found.collection, role, ancestry, chain, grants, membership };

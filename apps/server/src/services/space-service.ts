@@ -6,11 +6,11 @@ import { newId, nowIso } from '../ids.js';
 import { canViewOrganization, membershipFromRow, type OrganizationMembership } from '../policies/organization-policy.js';
 import { parseDefaultLevel, type DefaultLevel, type Role, type RoleOrGuest } from '../policies/roles.js';
 import { refusalReason, spacePermissions, spaceStateOf, type SpacePermission, type SpaceState } from '../policies/space-policy.js';
-import { canViewContent, contentRole } from '../policies/visibility-policy.js';
+import { canViewContent, contentRole, grantsApply } from '../policies/visibility-policy.js';
 import { findCollectionAncestry, findCollectionById, findNeighbourSibling, lockOrganizationStructure } from '../stores/collection-store.js';
 import { putObjects, SqlObjectReader } from '../stores/content-object-store.js';
 import type { KeysetPage } from '../stores/keyset.js';
-import { grantedRoles } from '../stores/grant-store.js';
+import { grantedRoles, grantedRolesOnSpace } from '../stores/grant-store.js';
 import { findRevisionOfSpace, insertRevision } from '../stores/revision-store.js';
 import { siteSpaceOfSpace } from '../stores/site-store.js';
 import { VISITOR_ROLE, visitorSeesSiteSpace } from '../policies/visitor-policy.js';
@@ -81,8 +81,9 @@ async function loadSpaceAccess(context: ServiceContext, userId: string, spaceId:
       collectionIds = ancestry.map((row) => row.id);
     }
   }
-  const collectionGrants = await grantedRoles(context.db, userId, { spaceIds: [], collectionIds });
-  const spaceGrants = await grantedRoles(context.db, userId, { spaceIds: [space.id], collectionIds: [] });
+  const withGrants = grantsApply(membership);
+  const collectionGrants = withGrants ? await grantedRoles(context.db, userId, { spaceIds: [], collectionIds }) : [];
+  const spaceGrants = withGrants ? await grantedRolesOnSpace(context.db, userId, space.id) : [];
   const role = roleOnSpace(membership, space, collectionChain, [...spaceGrants, ...collectionGrants]);
   if (!canViewContent(role)) return 'hidden';
   return { space, role, membership, collectionChain, collectionGrants, state: spaceStateOf(space) };

@@ -3,6 +3,7 @@ import type { Db } from '../db/index.js';
 import { toCount } from '../db/dialect.js';
 import { rank, type Role } from '../policies/roles.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
+import { prepared } from './prepared.js';
 import type { UserRow } from './user-store.js';
 
 /*
@@ -78,6 +79,17 @@ export async function grantedRoles(db: Db, userId: string, targets: { spaceIds: 
     roles.push(...rows.map((row) => row.role));
   }
   return roles as Role[];
+}
+
+const rolesOnSpace = prepared((db: Db, userId: string, spaceId: string) => db
+  .selectFrom('space_grants')
+  .select('role')
+  .where('space_id', '=', spaceId)
+  .where((eb) => eb.or([eb('user_id', '=', userId), eb('team_id', 'in', eb.selectFrom('team_members').select('team_id').where('user_id', '=', userId))])));
+
+/** The roles granted to the user or to their teams on one space: `grantedRoles` for the read of one space, which every space request makes. */
+export async function grantedRolesOnSpace(db: Db, userId: string, spaceId: string): Promise<Role[]> {
+  return (await rolesOnSpace(db, userId, spaceId)).map((row) => row.role as Role);
 }
 
 export interface GrantListing {
