@@ -59,6 +59,8 @@ export interface ReaderHandler {
   (req: IncomingMessage, res: ServerResponse): void;
   /** Whether this request is the reader's (an address under /sites/ or of the reader's assets). */
   isReaderPath(pathname: string): boolean;
+  /** Loads what the first page would otherwise load (the Markdown renderer); call it once the server listens. */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -765,5 +767,6 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
   }) as ReaderHandler;
   handler.isReaderPath = (pathname: string) => pathname.startsWith('/sites/') || pathname.startsWith(ASSET_PREFIX);
   handler.close = () => renderPool.close();
+  handler.warm = () => renderPool.warm();
   return handler;
 }

@@ -46,6 +46,7 @@ server.listen(port, values.host, () => {
   const address = server.address();
   const shown = typeof address === 'object' && address ? address.port : port;
   process.stdout.write(`${JSON.stringify({ msg: 'quire reader listening', port: shown, api: values.api })}\n`);
+  reader.warm().catch((error: unknown) => process.stderr.write(`quire-reader: could not load the renderer: ${error instanceof Error ? error.message : String(error)}\n`));
 });
 const stop = () => {
   server.close(() => void reader.close().then(() => process.exit(0)));

@@ -90,10 +90,13 @@ export async function startServer({ config, logger, spec, handlers, jobHandlers 
     const loopbackHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
     loopbackUrl = `http://${loopbackHost}:${port}`;
     // What start-up left for later is done now, in the background, a little at a time between requests:
-    // response validators when a mismatch is only logged (production), then the libraries loaded lazily.
+    // response validators when a mismatch is only logged (production), then the libraries loaded lazily and
+    // the reader's Markdown renderer.
     const warmUp = async () => {
       if (config.responseValidation === 'log') logger.debug({ compiled: await quire.warmResponses() }, 'response validators compiled');
       logger.debug({ loaded: await warmLazyModules() }, 'libraries loaded');
+      await reader.warm();
+      logger.debug('reader renderer loaded');
     };
     warmUp().catch((error: unknown) => logger.error({ err: error }, 'background warm-up failed'));
 

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 /** Entry points of the build (`turbo test` builds first); these tests run them as real processes. */
-export function builtEntry(name: 'admin' | 'main' | 'worker' | 'ops'): string {
+export function builtEntry(name: 'admin' | 'main' | 'worker' | 'ops' | 'server'): string {
   const file = fileURLToPath(new URL(`../dist/${name}.js`, import.meta.url));
   if (!existsSync(file)) throw new Error(`${file} is missing: build the server first (npx turbo build)`);
   return file;

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parsesOffThread } from '@quire/markdown-rules';
 import { Piscina } from 'piscina';
-import { renderMarkdown, type RenderInput, type RenderOutput } from './markdown.js';
+import type { RenderInput, RenderOutput } from './markdown.js';
 
 /*
  * Rendering a page is synchronous CPU work (parse, sanitize, highlight). Small pages render on the event loop,
@@ -12,7 +12,23 @@ import { renderMarkdown, type RenderInput, type RenderOutput } from './markdown.
  * ON_THREAD_INLINE_DELIMITERS inline delimiters in one paragraph, whose parse time grows with their square)
  * render in a worker thread (piscina), so one heavy page never stalls the requests of other readers.
  * Measured on this machine, 20,000 characters of mixed Markdown with code take about 15 ms to render.
+ *
+ * The renderer itself (unified, remark, rehype and highlight.js's languages: some 500 modules, ~320 ms to load
+ * on this 2-core machine) is loaded by the first render or by `warm()`, not when the process starts: the
+ * server that mounts the reader answers its first request within its start-up goal, and warms the reader
+ * once it listens.
  */
+
+type Renderer = typeof import('./markdown.js');
+let renderer: Promise<Renderer> | undefined;
+
+function loadRenderer(): Promise<Renderer> {
+  renderer ??= import('./markdown.js').catch((error: unknown) => {
+    renderer = undefined;
+    throw error;
+  });
+  return renderer;
+}
 
 /** A render that takes longer is abandoned (its thread ended) and the page shows the error page. */
 export const RENDER_TIME_LIMIT_MS = 30_000;
@@ -32,6 +48,8 @@ export interface RenderPool {
   close(): Promise<void>;
   /** How many renders the worker thread has answered: where pages rendered, for the tests and for operators. */
   workerRenders(): number;
+  /** Loads the renderer now rather than on the first page (a process calls it once it listens). */
+  warm(): Promise<void>;
 }
 
 export function createRenderPool(): RenderPool {
@@ -39,7 +57,7 @@ export function createRenderPool(): RenderPool {
   let workerRenders = 0;
   return {
     async render(input) {
-      if (!parsesOffThread(input.markdown)) return renderMarkdown(input);
+      if (!parsesOffThread(input.markdown)) return (await loadRenderer()).renderMarkdown(input);
       pool ??= new Piscina({ filename: workerFile(), minThreads: 0, maxThreads: 1, idleTimeout: 60_000 });
       const output = (await pool.run(input, { signal: AbortSignal.timeout(RENDER_TIME_LIMIT_MS) })) as RenderOutput;
       workerRenders += 1;
@@ -51,5 +69,8 @@ export function createRenderPool(): RenderPool {
       await ending?.destroy();
     },
     workerRenders: () => workerRenders,
+    async warm() {
+      await loadRenderer();
+    },
   };
 }

@@ -30,7 +30,7 @@ import {
   type OpenApiSpecVersionSummary,
 } from '../stores/openapi-spec-store.js';
 import { processSpecOffThread } from '../specs/spec-pool.js';
-import { rootName, type SpecErrorCode, type SpecProblem } from '../specs/spec-processing.js';
+import { rootName, type SpecErrorCode, type SpecProblem } from '../specs/spec-types.js';
 import type { Caller } from './caller.js';
 import type { ServiceContext } from './context.js';
 import { organizationAccess } from './member-service.js';

@@ -1,5 +1,5 @@
 import { lazyWorkerPool } from '../worker-pool.js';
-import type { SpecProcessInput, SpecProcessResult } from './spec-processing.js';
+import type { SpecProcessInput, SpecProcessResult } from './spec-types.js';
 
 /*
  * One worker thread (piscina, as analysis/analysis-pool.ts does for conversations) parses and validates

@@ -1,6 +1,7 @@
 import { BaseResolver, createConfig, getLineColLocation, lintDocument, parseYaml, ResolveError, Source, type NormalizedProblem } from '@redocly/openapi-core';
 import { LineCounter, parseDocument } from 'yaml';
 import { guardedFetch, OutboundUrlError, redactUrl } from '../net/url-guard.js';
+import { rootName, type SpecErrorCode, type SpecProblem, type SpecProcessInput, type SpecProcessResult } from './spec-types.js';
 
 /*
  * Parsing and validation of an OpenAPI document (Swagger 2.0, OpenAPI 3.0 or 3.1) with @redocly/openapi-core.
@@ -10,51 +11,11 @@ import { guardedFetch, OutboundUrlError, redactUrl } from '../net/url-guard.js';
  * never make the server read its own disk.
  */
 
-export type SpecErrorCode = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR';
-
-export interface SpecProblem {
-  message: string;
-  code?: string;
-}
-
-export interface SpecProcessInput {
-  /** The root document as text. */
-  text: string;
-  /** Where the root document was fetched from; undefined when it was sent as text. */
-  sourceUrl?: string;
-  /** QUIRE_ALLOW_LOCAL_URLS, for the guard of external references (file URLs stay refused whatever it says). */
-  allowLocal: boolean;
-  /** Limits of each external file fetched. */
-  fetchTimeoutMs: number;
-  maxBytes: number;
-  /** At most this many external files. */
-  maxFiles: number;
-}
-
-export type SpecProcessResult =
-  | {
-      ok: true;
-      /** `swagger` or `openapi` version of the root, e.g. `3.1.0`. */
-      specVersion: string;
-      /** The root's name first (its URL, or `openapi.json`/`openapi.yaml`), then every external file, as text. */
-      files: Array<{ name: string; text: string }>;
-      /** JSON of {file name: parsed document}, root first. */
-      filesystem: string;
-      /** Validation warnings: the document is usable, but these should be fixed. */
-      warnings: SpecProblem[];
-    }
-  | { ok: false; code: SpecErrorCode; errors: SpecProblem[] };
-
 /** At most this many problems are kept: enough to act on, bounded for the database row. */
 const MAX_PROBLEMS = 50;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Where a JSON or YAML text names itself: by its first non-blank character. */
-export function rootName(text: string): string {
-  return /^\s*[{[]/.test(text) ? 'openapi.json' : 'openapi.yaml';
 }
 
 function parseError(errors: SpecProblem[]): SpecProcessResult {

@@ -1,4 +1,5 @@
-import { processSpec, type SpecProcessInput, type SpecProcessResult } from './spec-processing.js';
+import { processSpec } from './spec-processing.js';
+import type { SpecProcessInput, SpecProcessResult } from './spec-types.js';
 
 /*
  * The worker-thread side of spec-pool.ts: parsing and validating an OpenAPI document, which takes seconds of

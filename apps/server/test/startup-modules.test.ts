@@ -1,0 +1,47 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { builtEntry, runCommand } from './built.js';
+
+/*
+ * Start-up is measured (first answer within 1.5 s of starting the process), and most of it is loading
+ * modules: on a 2-core machine the server's imports took 1.15 s while they included the OpenAPI document
+ * processor (@redocly/openapi-core, ~170 ms, only ever used in its worker thread) and the reader's Markdown
+ * renderer (unified, remark, rehype, highlight.js: ~500 modules, ~320 ms, loaded by the first page or the
+ * warm-up after listening), and 0.6 s without them. This keeps them, and the other libraries the server loads
+ * on first use, out of what importing the server loads.
+ */
+
+const tracer = fileURLToPath(new URL('./fixtures/startup/trace-packages.mjs', import.meta.url));
+
+/** The packages of node_modules that importing a module loads, as ES modules or CommonJS. */
+async function packagesLoadedBy(file: string): Promise<Set<string>> {
+  const script = `
+    import { createRequire } from 'node:module';
+    await import(${JSON.stringify(file)});
+    for (const path of Object.keys(createRequire(import.meta.url).cache)) process.stderr.write('cjs ' + path + '\\n');
+  `;
+  const finished = await runCommand(process.execPath, ['--import', tracer, '--input-type=module', '-e', script], { env: process.env });
+  expect(finished.code, finished.stderr).toBe(0);
+  const packages = new Set<string>();
+  for (const line of finished.stderr.split('\n')) {
+    const found = /^(?:esm|cjs) .*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line);
+    if (found) packages.add(found[1]!);
+  }
+  return packages;
+}
+
+describe('what starting the server loads', () => {
+  it('loads the libraries every request needs, and leaves those of rarer features to their first use', async () => {
+    const loaded = await packagesLoadedBy(builtEntry('server'));
+    // The trace sees both kinds of module: these are needed from the first request.
+    for (const needed of ['kysely', 'better-sqlite3', 'express', 'express-openapi-validator', 'ajv']) expect(loaded, needed).toContain(needed);
+    const later = [
+      '@redocly/openapi-core', // OpenAPI documents: parsed in their worker thread
+      'unified', 'remark-parse', 'rehype-highlight', 'highlight.js', // the reader's renderer
+      'mdast-util-from-markdown', 'mdast-util-to-markdown', // the server's Markdown (lazy-module.ts)
+      'pdfkit', // PDF exports
+      'pg', // only when DATABASE_URL is postgres://
+    ];
+    expect(later.filter((name) => loaded.has(name))).toEqual([]);
+  });
+});
