@@ -20,7 +20,7 @@ import {
   type CollectionRow,
 } from '../stores/collection-store.js';
 import type { KeysetPage } from '../stores/keyset.js';
-import { grantedRoles } from '../stores/grant-store.js';
+import { grantedRolesOnCollections } from '../stores/grant-store.js';
 import {
   findSpaceIdsInCollections,
   listSpacesInCollection,
@@ -66,7 +66,7 @@ async function loadCollectionAccess(context: ServiceContext, caller: Caller, col
   if (!canViewOrganization(membership)) return undefined;
   const ancestry = found.collection.parent_id === null ? [found.collection] : await findCollectionAncestry(context.db, collectionId);
   const chain = levelsOf(ancestry);
-  const grants = grantsApply(membership) ? await grantedRoles(context.db, caller.user.id, { spaceIds: [], collectionIds: ancestry.map((row) => row.id) }) : [];
+  const grants = grantsApply(membership) ? await grantedRolesOnCollections(context.db, caller.user.id, ancestry.map((row) => row.id)) : [];
   const role = contentRole({ membership, defaultLevels: chain, grants });
   if (!canViewContent(role)) return undefined;
   return { collection: found.collection, role, ancestry, chain, grants, membership };

@@ -10,7 +10,7 @@ import { canViewContent, contentRole, grantsApply } from '../policies/visibility
 import { findCollectionAncestry, findCollectionById, findNeighbourSibling, lockOrganizationStructure } from '../stores/collection-store.js';
 import { putObjects, SqlObjectReader } from '../stores/content-object-store.js';
 import type { KeysetPage } from '../stores/keyset.js';
-import { grantedRoles, grantedRolesOnSpace } from '../stores/grant-store.js';
+import { grantedRolesOnCollections, grantedRolesOnSpace } from '../stores/grant-store.js';
 import { findRevisionOfSpace, insertRevision } from '../stores/revision-store.js';
 import { siteSpaceOfSpace } from '../stores/site-store.js';
 import { VISITOR_ROLE, visitorSeesSiteSpace } from '../policies/visitor-policy.js';
@@ -82,7 +82,7 @@ async function loadSpaceAccess(context: ServiceContext, userId: string, spaceId:
     }
   }
   const withGrants = grantsApply(membership);
-  const collectionGrants = withGrants ? await grantedRoles(context.db, userId, { spaceIds: [], collectionIds }) : [];
+  const collectionGrants = withGrants ? await grantedRolesOnCollections(context.db, userId, collectionIds) : [];
   const spaceGrants = withGrants ? await grantedRolesOnSpace(context.db, userId, space.id) : [];
   const role = roleOnSpace(membership, space, collectionChain, [...spaceGrants, ...collectionGrants]);
   if (!canViewContent(role)) return 'hidden';

@@ -61,33 +61,27 @@ export async function deleteUserGrantsInOrganization(db: Db, organizationId: str
     .where('collection_id', 'in', db.selectFrom('collections').select('id').where('organization_id', '=', organizationId)).execute();
 }
 
-/**
- * The roles granted to the user or to their teams on any of the spaces and collections given (a space and
- * the collections above it, for a read of one object).
- */
-export async function grantedRoles(db: Db, userId: string, targets: { spaceIds: readonly string[]; collectionIds: readonly string[] }): Promise<Role[]> {
-  const teams = db.selectFrom('team_members').select('team_id').where('user_id', '=', userId);
-  const roles: string[] = [];
-  if (targets.spaceIds.length > 0) {
-    const rows = await db.selectFrom('space_grants').select('role').where('space_id', 'in', [...targets.spaceIds])
-      .where((eb) => eb.or([eb('user_id', '=', userId), eb('team_id', 'in', teams)])).execute();
-    roles.push(...rows.map((row) => row.role));
-  }
-  if (targets.collectionIds.length > 0) {
-    const rows = await db.selectFrom('collection_grants').select('role').where('collection_id', 'in', [...targets.collectionIds])
-      .where((eb) => eb.or([eb('user_id', '=', userId), eb('team_id', 'in', teams)])).execute();
-    roles.push(...rows.map((row) => row.role));
-  }
-  return roles as Role[];
+/** The teams of the user, as a subquery: a grant to one of them is a grant to the user. */
+function teamsOf(db: Db, userId: string) {
+  return db.selectFrom('team_members').select('team_id').where('user_id', '=', userId);
 }
 
+/** The roles granted to the user or to their teams on any of the collections given (those above an object, for a read of it). */
+export async function grantedRolesOnCollections(db: Db, userId: string, collectionIds: readonly string[]): Promise<Role[]> {
+  if (collectionIds.length === 0) return [];
+  const rows = await db.selectFrom('collection_grants').select('role').where('collection_id', 'in', [...collectionIds])
+    .where((eb) => eb.or([eb('user_id', '=', userId), eb('team_id', 'in', teamsOf(db, userId))])).execute();
+  return rows.map((row) => row.role as Role);
+}
+
+// Prepared: every request about one space reads its grants (for members and guests).
 const rolesOnSpace = prepared((db: Db, userId: string, spaceId: string) => db
   .selectFrom('space_grants')
   .select('role')
   .where('space_id', '=', spaceId)
-  .where((eb) => eb.or([eb('user_id', '=', userId), eb('team_id', 'in', eb.selectFrom('team_members').select('team_id').where('user_id', '=', userId))])));
+  .where((eb) => eb.or([eb('user_id', '=', userId), eb('team_id', 'in', teamsOf(db, userId))])));
 
-/** The roles granted to the user or to their teams on one space: `grantedRoles` for the read of one space, which every space request makes. */
+/** The roles granted to the user or to their teams on one space. */
 export async function grantedRolesOnSpace(db: Db, userId: string, spaceId: string): Promise<Role[]> {
   return (await rolesOnSpace(db, userId, spaceId)).map((row) => row.role as Role);
 }
