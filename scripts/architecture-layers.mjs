@@ -2,7 +2,7 @@
 // Paths are relative to apps/server/src; one ending in `/` is a folder, any other one file. A file belongs
 // to the layer with the longest matching path. A layer imports its own files freely; anything else it
 // imports must be a layer it lists in `mayImport` (or `mayImportTypes` for `import type` only), or a layer
-// marked `shared`. Tests (`*.test.ts` and test-support files) arrange and inspect what they test and may
+// marked `shared`. Tests (`*.test.ts`; their support lives in apps/server/test/) arrange and inspect what they test and may
 // import any layer and build SQL; everything else must follow the arrows below.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 export const sourceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', 'apps', 'server', 'src');
 
 /** Every layer name: what composition roots may import. */
-const ALL = ['http', 'jobs', 'services', 'job-queue', 'policies', 'stores', 'search', 'storage', 'git', 'pdf', 'net', 'content', 'analysis', 'specs', 'db'];
+const ALL = ['http', 'jobs', 'services', 'job-queue', 'policies', 'stores', 'search', 'storage', 'git', 'pdf', 'net', 'content', 'analysis', 'openapi-specs', 'db', 'limits', 'metrics'];
 
 /** Packages that reach the database; the pure layers never load them. */
 const DATABASE_PACKAGES = ['kysely', 'pg', 'better-sqlite3'];
@@ -46,20 +46,17 @@ export default {
   name: 'scripts/architecture-layers.mjs',
   layers: {
     // Processes and tools: they compose everything and are imported by nothing.
-    entry: { paths: ['main.ts', 'server.ts', 'worker.ts', 'admin.ts', 'ops.ts'], mayImport: ALL },
-    // Benchmarks compose servers and databases like an entry point; they read the database through stores.
-    // The search benchmark is one of them wherever it lives.
-    bench: { paths: ['bench/', 'search/search-bench.ts'], mayImport: ALL },
+    entry: { paths: ['main.ts', 'server.ts', 'cluster.ts', 'worker.ts', 'admin.ts', 'ops.ts'], mayImport: ALL },
 
     // Routing, handlers, presenters, middleware and the OpenAPI validation: the only HTTP-aware code.
-    http: { paths: ['http/'], mayImport: ['services', 'policies', 'content', 'storage'] },
+    http: { paths: ['http/'], mayImport: ['services', 'policies', 'content', 'storage', 'limits', 'metrics'] },
     // Background job handlers and their runner: the `http/` of background work, above the services.
     jobs: { paths: ['jobs/'], mayImport: ['services', 'job-queue', 'stores'], mayImportTypes: ['db'] },
 
     // Business rules; they own the transactions (through the Kysely handle's methods, never by building SQL).
     services: {
       paths: ['services/'],
-      mayImport: ['policies', 'stores', 'search', 'storage', 'git', 'pdf', 'net', 'content', 'analysis', 'specs', 'job-queue'],
+      mayImport: ['policies', 'stores', 'search', 'storage', 'git', 'pdf', 'net', 'content', 'analysis', 'openapi-specs', 'job-queue', 'limits'],
       mayImportTypes: ['db'],
     },
     // `enqueueJob`: services queue jobs in their own transaction, so the queue sits below them.
@@ -72,8 +69,8 @@ export default {
     // Search documents, indexing and queries over the search tables, below the services.
     search: { paths: ['search/'], mayImport: ['stores', 'content'], mayImportTypes: ['db'] },
     // Blob storage and signed download URLs: infrastructure beside the stores (its URL key is kept in a
-    // table, through a store). Its download route is an Express router that http/ mounts.
-    storage: { paths: ['storage/'], mayImport: ['stores', 'content'], mayImportTypes: ['db'] },
+    // table, through a store). The route that serves the URLs is http/'s.
+    storage: { paths: ['storage/'], mayImport: ['stores', 'content'], mayImportTypes: ['db'], forbiddenPackages: ['express'] },
     // Git processes, repository import and export formats: content in, content out, no database.
     git: { paths: ['git/'], mayImport: ['content', 'net'], forbiddenPackages: DATABASE_PACKAGES },
     // PDF rendering of content into blob storage.
@@ -84,8 +81,13 @@ export default {
     content: { paths: ['content/'], mayImport: [], forbiddenPackages: [...DATABASE_PACKAGES, 'express'] },
     // Text analysis of support conversations (issues, clusters): pure like content, run in worker threads.
     analysis: { paths: ['analysis/'], mayImport: ['content'], forbiddenPackages: [...DATABASE_PACKAGES, 'express'] },
-    // Parsing and validation of OpenAPI documents, run in a worker thread; external references through net/.
-    specs: { paths: ['specs/'], mayImport: ['net'], forbiddenPackages: [...DATABASE_PACKAGES, 'express'] },
+    // Parsing and validation of the OpenAPI specs users upload, run in a worker thread; external references through net/.
+    'openapi-specs': { paths: ['openapi-specs/'], mayImport: ['net'], forbiddenPackages: [...DATABASE_PACKAGES, 'express'] },
+    // Where rate limits and failed sign-ins are counted (memory, PostgreSQL or Redis), below http/ and services/.
+    // Its PostgreSQL store queries through rate-limiter-flexible on the database's pool: no SQL of ours.
+    limits: { paths: ['limits/'], mayImport: [], forbiddenPackages: ['kysely', 'better-sqlite3'] },
+    // The Prometheus registry of /metrics (prom-client); what it reads at scrape time is given to it by server.ts.
+    metrics: { paths: ['metrics/'], mayImport: [], forbiddenPackages: DATABASE_PACKAGES },
     // Connections, dialect differences and migrations.
     db: { paths: ['db/'], mayImport: [], mayBuildSql: true },
 
@@ -97,7 +99,7 @@ export default {
     },
   },
 
-  tests: [/\.test\.ts$/, /(^|[/-])test-support\.ts$/],
+  tests: [/\.test\.ts$/],
 
   /** Imports outside the arrows above, each with its reason. `typeOnly` ones allow `import type` only. */
   allowances: [
@@ -110,6 +112,10 @@ export default {
       why: 'a write that loses a race to a unique or foreign key constraint is a 409, told by the driver error code',
     },
     {
+      from: 'services/transaction.ts', to: 'db/change-notices.ts',
+      why: 'the one place services open transactions delivers the change notices of their writes once they commit',
+    },
+    {
       from: 'services/', to: 'db/dialect.ts',
       why: 'a service that retries or refuses a write which lost a race tells it by the driver error code (isUniqueViolation)',
     },
@@ -118,6 +124,59 @@ export default {
   /*
    * Violations that other work in progress removes. The check passes over these while they occur and fails
    * once one no longer does, so the list only shrinks. Do not add to it.
+   */
+  knownViolations: [],
+};
+
+const serverRoot = join(repositoryRoot, 'apps', 'server');
+
+/**
+ * What apps/server keeps beside src/, outside the product: benchmarks (bench/, run by `npm run bench`) and
+ * test support (test/). src/ never imports them (checkArchitecture), the tsconfig that builds dist/ lists none
+ * of their files and no test, and the benches' own build writes outside dist/. Benches put their data in
+ * through services and stores, never with SQL of their own. Paths relative to apps/server.
+ */
+export const outsideProduct = {
+  root: serverRoot,
+  build: 'tsconfig.json',
+  folders: ['bench/', 'test/'],
+  benchBuild: 'bench/tsconfig.json',
+  benches: 'bench/',
+};
+
+/**
+ * Where a test goes (apps/server/README.md, Tests): a unit test sits beside its module under src/; a test
+ * that starts a server, spawns a built process, drives a browser or goes through @quire/client lives in test/.
+ * What a test under src/ may therefore not import, each with what importing it means. Paths relative to
+ * apps/server, sources named as .ts.
+ */
+export const testPlacement = {
+  root: serverRoot,
+  source: 'src',
+  forbiddenImports: {
+    'test/server.ts': 'starts a server (startTestServer)',
+    'test/helpers.ts': 'starts a server (useTestServer)',
+    'test/built.ts': 'spawns a built process',
+    'src/http/app.ts': 'starts the app (createApp)',
+  },
+  forbiddenPackages: {
+    '@quire/client': 'goes through @quire/client',
+    'playwright-core': 'drives a browser',
+  },
+  why: 'beside the code sit unit tests only',
+};
+
+/** Lines per file, tests excluded: small modules with one job. Folders relative to the repository root. */
+export const fileSizes = {
+  root: repositoryRoot,
+  ceilings: [
+    { folder: 'apps/server/src/services', maxLines: 400 },
+    { folder: 'apps/reader/src', maxLines: 300 },
+  ],
+  tests: [/\.test\.ts$/],
+  /*
+   * Files over their ceiling that work in progress splits. The check passes over them while they are too long
+   * and fails once one no longer is, so the list only shrinks. Empty since issue 22's splits; do not add to it.
    */
   knownViolations: [],
 };

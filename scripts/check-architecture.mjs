@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // Checks the layers of apps/server/src (scripts/architecture-layers.mjs says which folder is which layer and
 // what each may import): fails, naming file, line and import, on an import a layer may not make, and on SQL
-// built outside the layers that own it. Imports are read with the TypeScript parser, so `import type`,
-// `import { type X }`, multi-line imports, re-exports and `await import()` are all seen for what they are.
+// built outside the layers that own it; and, beside the layers, that src/ imports no bench code or test support
+// and the build of dist/ takes in none, that a test under src/ is a unit test (the placement rule of the
+// server README), that benches build no SQL, and the lines per file of folders with a ceiling. Imports are
+// read with the TypeScript parser, so `import type`, `import { type X }`, multi-line imports, re-exports and
+// `await import()` are all seen for what they are.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -151,6 +154,16 @@ function describeAllowed(layer) {
   return [...layer.mayImport, ...types].join(', ') || 'only shared modules';
 }
 
+/**
+ * Why product code may not import `target` (a path relative to the source root that leaves it): what sits
+ * beside src/ (bench code in bench/, test support in test/) is never built into dist/, so an import of it
+ * would either fail in production or pull it into the build.
+ */
+function outsideSourceMessage(target) {
+  const what = /^\.\.\/bench\//.test(target) ? 'bench code' : /^\.\.\/test\//.test(target) ? 'test support' : 'a file outside src/';
+  return `imports ${what} (${target.slice('../'.length)}): product code under src/ imports neither bench code nor test support, which are not built into dist/`;
+}
+
 function isKnown(entry, violation) {
   if (entry.file !== violation.file) return false;
   return entry.sql ? violation.kind === 'sql' : violation.kind !== 'sql' && entry.import === violation.import;
@@ -181,7 +194,9 @@ export function checkArchitecture(root, config) {
       if (entry.specifier.startsWith('.')) {
         const target = resolveRelative(file, entry.specifier, root, present);
         const targetLayer = target.startsWith('../') ? undefined : layerOf(target, config.layers);
-        if (!targetLayer) {
+        if (target.startsWith('../')) {
+          violations.push({ file, line: entry.line, kind: 'import', import: entry.specifier, message: outsideSourceMessage(target) });
+        } else if (!targetLayer) {
           violations.push({ file, line: entry.line, kind: 'import', import: entry.specifier, message: `imports ${target}, which is in no layer` });
         } else if (!mayImport(config, file, layerName, target, targetLayer, entry.typeOnly)) {
           const kind = entry.typeOnly ? 'a type-only import' : 'an import';
@@ -258,19 +273,132 @@ export function checkClientApps(rules) {
   return violations;
 }
 
+/** `x.js` -> `x.ts`: the source file a compiled import loads, relative to `root`, with `/`. */
+function sourcePathOf(root, fromFile, specifier) {
+  return relative(root, resolve(root, dirname(fromFile), specifier)).split(sep).join('/').replace(/\.(m|c)?js$/, '.$1ts');
+}
+
+/**
+ * The test-placement rule (`testPlacement` of the layer file): a test beside the code under src/ is a unit
+ * test, so it imports none of what starts a server, spawns a built process, drives a browser or goes through
+ * the client. Returns violations shaped like checkArchitecture's, paths relative to `rules.root`.
+ */
+export function checkTestPlacement(rules) {
+  const violations = [];
+  const files = listSourceFiles(join(rules.root, rules.source)).filter((file) => /\.test\.ts$/.test(file));
+  for (const name of files) {
+    const file = `${rules.source}/${name}`;
+    for (const entry of readModule(join(rules.root, file)).imports) {
+      const forbidden = entry.specifier.startsWith('.')
+        ? rules.forbiddenImports[sourcePathOf(rules.root, file, entry.specifier)]
+        : rules.forbiddenPackages[packageName(entry.specifier)];
+      if (forbidden) {
+        violations.push({
+          file, line: entry.line, kind: 'test-placement', import: entry.specifier,
+          message: `a test under ${rules.source}/ that ${forbidden}: move it to test/ (${rules.why})`,
+        });
+      }
+    }
+  }
+  return violations;
+}
+
+/**
+ * What the build of dist/ takes in (`outsideProduct` of the layer file): the tsconfig that builds dist/ may
+ * list no file of the folders beside src/ (bench code, test support) and no test, and the bench's build may
+ * not write into dist/. Read with TypeScript's own config parser, so `include`, `exclude` and `extends` count
+ * as tsc counts them; no build needed. Returns violations shaped like checkArchitecture's.
+ */
+export function checkProductBuild(rules) {
+  const parse = (file) => {
+    const parsed = ts.getParsedCommandLineOfConfigFile(join(rules.root, file), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+    if (!parsed) throw new Error(`cannot read ${join(rules.root, file)}`);
+    return parsed;
+  };
+  const violations = [];
+  const build = parse(rules.build);
+  const buildOut = build.options.outDir ?? rules.root;
+  for (const file of build.fileNames.map((path) => relative(rules.root, path).split(sep).join('/')).sort()) {
+    const outside = rules.folders.find((folder) => file.startsWith(folder));
+    if (outside || /\.test\.ts$/.test(file)) {
+      violations.push({
+        file: rules.build, line: 1, kind: 'build',
+        message: `builds ${file} into ${relative(rules.root, buildOut)}/: ${outside ? `${outside} is not product code` : 'a test is not product code'}, so the build must not include it`,
+      });
+    }
+  }
+  const benchOut = parse(rules.benchBuild).options.outDir;
+  if (!benchOut || !relative(buildOut, benchOut).startsWith('..')) {
+    violations.push({
+      file: rules.benchBuild, line: 1, kind: 'build',
+      message: `writes the benches into ${benchOut ? relative(rules.root, benchOut) : 'its own folder'}, which must be an outDir outside ${relative(rules.root, buildOut)}/`,
+    });
+  }
+  return violations;
+}
+
+/** Benches put their data in through services and stores (`outsideProduct.benches`), never with SQL of their own. */
+export function checkBenchSql(rules) {
+  const violations = [];
+  for (const name of listSourceFiles(join(rules.root, rules.benches))) {
+    const file = `${rules.benches}${name}`;
+    for (const use of readModule(join(rules.root, file)).sql) {
+      violations.push({ file, line: use.line, kind: 'sql', message: `builds SQL (${use.what}) in a bench: benches write and read through services and stores` });
+    }
+  }
+  return violations;
+}
+
+/** Lines of a text as `wc -l` counts them, plus a last line without its newline. */
+function lineCount(text) {
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+/**
+ * Lines per file (`fileSizes` of the layer file): every file but tests under a ceiling's folder has at most
+ * its `maxLines`. Returns `{ violations, known, unused }` like checkArchitecture: known violations are
+ * passed over while they occur, and reported once they no longer do.
+ */
+export function checkFileSizes(rules) {
+  const violations = [];
+  for (const ceiling of rules.ceilings) {
+    for (const name of listSourceFiles(join(rules.root, ceiling.folder))) {
+      if (rules.tests.some((pattern) => pattern.test(name))) continue;
+      const file = `${ceiling.folder}/${name}`;
+      const lines = lineCount(readFileSync(join(rules.root, file), 'utf8'));
+      if (lines > ceiling.maxLines) {
+        violations.push({ file, line: 1, kind: 'size', message: `has ${lines} lines, over the ceiling of ${ceiling.maxLines} lines per file in ${ceiling.folder}/: split it` });
+      }
+    }
+  }
+  const known = rules.knownViolations ?? [];
+  const occurring = new Set(violations.map((violation) => violation.file));
+  return {
+    violations: violations.filter((violation) => !known.some((entry) => entry.file === violation.file)),
+    known: known.filter((entry) => occurring.has(entry.file)),
+    unused: known.filter((entry) => !occurring.has(entry.file)),
+  };
+}
+
 export function formatViolation(violation) {
   const what = violation.import ? ` import '${violation.import}':` : '';
   return `${violation.file}:${violation.line}:${what} ${violation.message}`;
 }
 
 async function main() {
-  const { default: config, sourceRoot, clientApps, sharedPackages } = await import('./architecture-layers.mjs');
+  const { default: config, sourceRoot, clientApps, sharedPackages, outsideProduct, testPlacement, fileSizes } = await import('./architecture-layers.mjs');
   const result = checkArchitecture(sourceRoot, config);
+  const sizes = checkFileSizes(fileSizes);
   const problems = [
     ...checkClientApps(clientApps).map(formatViolation),
     ...checkClientApps(sharedPackages).map(formatViolation),
     ...result.violations.map(formatViolation),
     ...result.unused.map((entry) => `${entry.file}: listed as a known violation (${entry.sql ? 'builds SQL' : `import '${entry.import}'`}) but no longer one: remove it from scripts/architecture-layers.mjs`),
+    ...checkTestPlacement(testPlacement).map(formatViolation),
+    ...checkProductBuild(outsideProduct).map(formatViolation),
+    ...checkBenchSql(outsideProduct).map(formatViolation),
+    ...sizes.violations.map(formatViolation),
+    ...sizes.unused.map((entry) => `${entry.file}: listed as over its size ceiling but no longer is: remove it from fileSizes in scripts/architecture-layers.mjs`),
   ];
   if (problems.length) {
     console.error(`architecture check: ${problems.length} problem(s) (layers: scripts/architecture-layers.mjs)`);
@@ -280,6 +408,8 @@ async function main() {
   const knownNote = result.known.length ? `; ${result.known.length} known violation(s) still listed for other work to remove:` : '';
   console.log(`architecture check: ${result.files} files follow the layers${knownNote}`);
   for (const entry of result.known) console.log(`  ${entry.file}: ${entry.sql ? 'builds SQL' : `import '${entry.import}'`} (${entry.why})`);
+  if (sizes.known.length) console.log(`file sizes: ${sizes.known.length} file(s) over their ceiling still listed for other work to split:`);
+  for (const entry of sizes.known) console.log(`  ${entry.file} (${entry.why})`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -2,8 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import layers, { clientApps, sharedPackages } from './architecture-layers.mjs';
-import { checkArchitecture, checkClientApps, formatViolation, readModule } from './check-architecture.mjs';
+import layers, { clientApps, fileSizes, outsideProduct, sharedPackages, testPlacement } from './architecture-layers.mjs';
+import {
+  checkArchitecture, checkBenchSql, checkClientApps, checkFileSizes, checkProductBuild, checkTestPlacement, formatViolation, readModule,
+} from './check-architecture.mjs';
 
 /** The real layer file without its list of known violations (those name files of the real tree). */
 const config = { ...layers, knownViolations: [] };
@@ -157,7 +159,7 @@ describe('check-architecture', () => {
     ]);
   });
 
-  it('fails SQL built in search/ and in a bench: both read and write through stores', () => {
+  it('fails SQL built in search/: it reads and writes through stores', () => {
     const result = check({
       'search/search-query.ts': [
         "import { sql } from 'kysely';",
@@ -166,16 +168,21 @@ describe('check-architecture', () => {
         'export const search = async (db: Db, id: string) => (await findSpace(db, id)) && sql`select 1`.execute(db);',
         '',
       ].join('\n'),
-      'bench/edit-bench.ts': [
-        "import type { Db } from '../db/index.js';",
-        "import { findSpace } from '../stores/space-store.js';",
-        "export const seed = async (db: Db) => { await findSpace(db, 'x'); await db.insertInto('spaces').values({ id: 'x' }).execute(); };",
-        '',
-      ].join('\n'),
     });
     expect(result.violations.map(formatViolation)).toEqual([
-      'bench/edit-bench.ts:3: builds SQL (.insertInto()) outside stores and db',
       'search/search-query.ts:4: builds SQL (Kysely sql`...` template) outside stores and db',
+    ]);
+  });
+
+  it('fails product code that imports bench code or test support, and lets a test under src/ use test support', () => {
+    const result = check({
+      'services/seed-service.ts': "import { seededRandom } from '../../bench/seeded-random.js';\nexport const seed = seededRandom;\n",
+      'content/clock.ts': "export { fixedClock } from '../../test/support/content-core.js';\n",
+      'content/tree.test.ts': "import { fixedClock } from '../../test/support/content-core.js';\nvoid fixedClock;\n",
+    });
+    expect(result.violations.map(formatViolation)).toEqual([
+      "content/clock.ts:1: import '../../test/support/content-core.js': imports test support (test/support/content-core.ts): product code under src/ imports neither bench code nor test support, which are not built into dist/",
+      "services/seed-service.ts:1: import '../../bench/seeded-random.js': imports bench code (bench/seeded-random.ts): product code under src/ imports neither bench code nor test support, which are not built into dist/",
     ]);
   });
 
@@ -190,8 +197,8 @@ describe('check-architecture', () => {
       'http/handlers/other-handlers.ts': "import { type SpaceRecord } from '../../stores/space-store.js';\nexport type S = SpaceRecord;\n",
     });
     expect(result.violations.map(formatViolation)).toEqual([
-      "http/handlers/other-handlers.ts:1: import '../../stores/space-store.js': a type-only import of stores (stores/space-store.ts) from http, which may import services, policies, content, storage",
-      "http/presenters/space-presenter.ts:1: import '../../stores/space-store.js': an import of stores (stores/space-store.ts) from http, which may import services, policies, content, storage",
+      "http/handlers/other-handlers.ts:1: import '../../stores/space-store.js': a type-only import of stores (stores/space-store.ts) from http, which may import services, policies, content, storage, limits, metrics",
+      "http/presenters/space-presenter.ts:1: import '../../stores/space-store.js': an import of stores (stores/space-store.ts) from http, which may import services, policies, content, storage, limits, metrics",
     ]);
   });
 
@@ -297,5 +304,106 @@ describe('checkClientApps', () => {
       expect.stringMatching(/^packages\/markdown-rules\/src\/bad\.ts:2: import '@quire\/reader': imports the package @quire\/reader/),
       expect.stringMatching(/^packages\/markdown-rules\/src\/bad\.ts:3: import '@quire\/server\/dist\/content\/index\.js': imports the package @quire\/server/),
     ]);
+  });
+});
+
+describe('checkTestPlacement', () => {
+  it('fails a test under src/ that starts a server or the app, spawns a build or goes through the client; passes unit tests and test/', () => {
+    const root = tree({
+      'src/http/app.ts': 'export const createApp = () => 1;\n',
+      'src/http/app.test.ts': "import { startTestServer } from '../../test/server.js';\nvoid startTestServer;\n",
+      'src/storage/route.test.ts': [
+        "import { createApp } from '../http/app.js';",
+        "import { builtEntry } from '../../test/built.js';",
+        "import { paginate } from '@quire/client';",
+        "import { chromium } from 'playwright-core';",
+        'void createApp; void builtEntry; void paginate; void chromium;',
+        '',
+      ].join('\n'),
+      'src/content/tree.test.ts': [
+        "import { describeEachDialect } from '../../test/dialects.js';",
+        "import { fixedClock } from '../../test/support/content-core.js';",
+        'void describeEachDialect; void fixedClock;',
+        '',
+      ].join('\n'),
+      'test/spaces.test.ts': "import { startTestServer } from './server.js';\nimport { paginate } from '@quire/client';\nvoid startTestServer; void paginate;\n",
+    });
+    expect(checkTestPlacement({ ...testPlacement, root }).map(formatViolation)).toEqual([
+      "src/http/app.test.ts:1: import '../../test/server.js': a test under src/ that starts a server (startTestServer): move it to test/ (beside the code sit unit tests only)",
+      "src/storage/route.test.ts:1: import '../http/app.js': a test under src/ that starts the app (createApp): move it to test/ (beside the code sit unit tests only)",
+      "src/storage/route.test.ts:2: import '../../test/built.js': a test under src/ that spawns a built process: move it to test/ (beside the code sit unit tests only)",
+      "src/storage/route.test.ts:3: import '@quire/client': a test under src/ that goes through @quire/client: move it to test/ (beside the code sit unit tests only)",
+      "src/storage/route.test.ts:4: import 'playwright-core': a test under src/ that drives a browser: move it to test/ (beside the code sit unit tests only)",
+    ]);
+  });
+});
+
+describe('checkProductBuild', () => {
+  const serverTree = (build, benchOutDir) => tree({
+    'tsconfig.json': JSON.stringify(build),
+    'bench/tsconfig.json': JSON.stringify({ compilerOptions: { rootDir: '.', outDir: benchOutDir }, include: ['**/*.ts'] }),
+    'src/main.ts': 'export {};\n',
+    'src/main.test.ts': 'export {};\n',
+    'bench/run.ts': 'export {};\n',
+    'test/support/git-fixtures.ts': 'export {};\n',
+  });
+
+  it('passes a build of src/ without its tests and a bench build beside dist/', () => {
+    const root = serverTree({ compilerOptions: { rootDir: 'src', outDir: 'dist' }, include: ['src/**/*.ts'], exclude: ['src/**/*.test.ts'] }, '../bench-dist');
+    expect(checkProductBuild({ ...outsideProduct, root })).toEqual([]);
+  });
+
+  it('fails a build of dist/ that takes in bench code, test support or a test, and a bench build into dist/', () => {
+    const root = serverTree({ compilerOptions: { rootDir: '.', outDir: 'dist' }, include: ['src/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts'] }, '../dist/bench');
+    expect(checkProductBuild({ ...outsideProduct, root }).map(formatViolation)).toEqual([
+      'tsconfig.json:1: builds bench/run.ts into dist/: bench/ is not product code, so the build must not include it',
+      'tsconfig.json:1: builds src/main.test.ts into dist/: a test is not product code, so the build must not include it',
+      'tsconfig.json:1: builds test/support/git-fixtures.ts into dist/: test/ is not product code, so the build must not include it',
+      'bench/tsconfig.json:1: writes the benches into dist/bench, which must be an outDir outside dist/',
+    ]);
+  });
+});
+
+describe('checkBenchSql', () => {
+  it('fails a bench that builds SQL, and passes one that goes through stores', () => {
+    const root = tree({
+      'bench/seed-bench.ts': "import type { Db } from '#server/db/index.js';\nexport const seed = (db: Db) => db.insertInto('spaces').values({ id: 'x' }).execute();\n",
+      'bench/edit-bench.ts': "import { findSpace } from '#server/stores/space-store.js';\nexport const edit = findSpace;\n",
+    });
+    expect(checkBenchSql({ ...outsideProduct, root }).map(formatViolation)).toEqual([
+      'bench/seed-bench.ts:2: builds SQL (.insertInto()) in a bench: benches write and read through services and stores',
+    ]);
+  });
+});
+
+describe('checkFileSizes', () => {
+  const lines = (count) => 'export const x = 1;\n'.repeat(count);
+  const sizes = (extra = {}) => tree({
+    'apps/server/src/services/space-service.ts': lines(400),
+    'apps/server/src/services/site-service.ts': lines(401),
+    'apps/server/src/services/site-service.test.ts': lines(900),
+    'apps/server/src/stores/space-store.ts': lines(900),
+    'apps/reader/src/render/page.ts': lines(300),
+    'apps/reader/src/handler.ts': `${lines(300)}export const y = 2;`,
+    ...extra,
+  });
+
+  it('fails a file past its folder ceiling, naming file, length and ceiling; tests and other folders are free', () => {
+    const result = checkFileSizes({ ...fileSizes, root: sizes(), knownViolations: [] });
+    expect(result.violations.map(formatViolation)).toEqual([
+      'apps/server/src/services/site-service.ts:1: has 401 lines, over the ceiling of 400 lines per file in apps/server/src/services/: split it',
+      'apps/reader/src/handler.ts:1: has 301 lines, over the ceiling of 300 lines per file in apps/reader/src/: split it',
+    ]);
+  });
+
+  it('passes over known oversized files while they are too long and reports those that no longer are', () => {
+    const known = [
+      { file: 'apps/server/src/services/site-service.ts', why: 'being split' },
+      { file: 'apps/server/src/services/space-service.ts', why: 'being split' },
+    ];
+    const result = checkFileSizes({ ...fileSizes, root: sizes(), knownViolations: known });
+    expect(result.violations.map((violation) => violation.file)).toEqual(['apps/reader/src/handler.ts']);
+    expect(result.known).toEqual([known[0]]);
+    expect(result.unused).toEqual([known[1]]);
   });
 });

@@ -1,17 +1,14 @@
 #!/usr/bin/env node
-// Compares the operations of openapi/v1.yaml with the checked-in list of the interface document's 126
-// operations (scripts/seed-operations.txt) and of Quire's additions; fails on any missing or misnamed one.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { bundleSpec, repoRoot } from './lib/generate.mjs';
+// Compares the operations of openapi/v1.yaml with the checked-in lists of the interface document's 126
+// operations (scripts/seed-operations.txt), the public API's further operations of the same families
+// (scripts/public-operations.txt) and Quire's additions; fails on any missing or misnamed one.
+// The lists are read through lib/operation-lists.mjs, as the server's placement gate reads them: that gate
+// holds public-operations.txt to the public API's names and addresses, and lists the public operations of
+// Quire's families that no list here has yet (apps/server/test/gates/placement-allow-list.ts).
+import { bundleSpec } from './lib/generate.mjs';
+import { OPERATION_LISTS, readOperationList } from './lib/operation-lists.mjs';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
-
-function readList(file) {
-  return readFileSync(join(repoRoot, 'scripts', file), 'utf8').split('\n')
-    .map((line) => line.trim()).filter((line) => line && !line.startsWith('#'))
-    .map((line) => { const [method, path, operationId] = line.split(/\s+/); return { method: method.toLowerCase(), path, operationId }; });
-}
 
 const spec = bundleSpec();
 const inSpec = new Map();
@@ -30,14 +27,16 @@ const check = (list, label) => {
   }
   return present;
 };
-const seed = readList('seed-operations.txt');
-const additions = readList('addition-operations.txt');
+const seed = readOperationList(OPERATION_LISTS.seed);
+const additions = readOperationList(OPERATION_LISTS.additions);
+const publicFamilies = readOperationList(OPERATION_LISTS.public);
 const seedPresent = check(seed, 'interface document');
 const additionsPresent = check(additions, 'addition');
-const listed = new Set([...seed, ...additions].map((op) => `${op.method} ${op.path}`));
-for (const key of inSpec.keys()) if (!listed.has(key)) problems.push(`unlisted operation in the spec: ${key.toUpperCase()} (add it to scripts/addition-operations.txt)`);
+const publicPresent = check(publicFamilies, 'public family');
+const listed = new Set([...seed, ...additions, ...publicFamilies].map((op) => `${op.method} ${op.path}`));
+for (const key of inSpec.keys()) if (!listed.has(key)) problems.push(`unlisted operation in the spec: ${key.toUpperCase()} (add it to scripts/public-operations.txt or scripts/addition-operations.txt)`);
 
-console.log(`interface document operations: ${seedPresent}/${seed.length} present; additions: ${additionsPresent}/${additions.length} present; spec total: ${inSpec.size}`);
+console.log(`interface document operations: ${seedPresent}/${seed.length} present; additions: ${additionsPresent}/${additions.length} present; other public operations: ${publicPresent}/${publicFamilies.length} present; spec total: ${inSpec.size}`);
 if (problems.length) {
   for (const p of problems) console.error(`  ${p}`);
   process.exit(1);

@@ -68,9 +68,13 @@ describe('rendered API reference', () => {
     const sample = operations.filter((_, i) => i % step === 0);
     const missing: string[] = [];
     for (const op of sample) {
-      // The navigation lists a tag's operations when the tag is opened.
-      await page.getByText(op.tags[0]!, { exact: true }).first().click();
-      const shown = await page.getByText(op.summary, { exact: true }).first().isVisible().catch(() => false);
+      // The navigation lists a tag's operations when the tag is opened. A click toggles the tag, so it is opened
+      // only when an earlier operation of the sample has not opened it already.
+      // The renderer opens a tag's list after the click's own turn, so the summary is awaited, not sampled: a
+      // loaded machine (CI) saw a list still closed right after the click.
+      const summary = page.getByText(op.summary, { exact: true }).first();
+      if (!(await summary.isVisible().catch(() => false))) await page.getByText(op.tags[0]!, { exact: true }).first().click();
+      const shown = await summary.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false);
       if (!shown) missing.push(`${op.tags[0]}: ${op.summary}`);
     }
     expect(missing).toEqual([]);

@@ -1,4 +1,6 @@
 // Types only: the renderer's modules load with the first page rendered (render-pool.ts), not with this package.
-export type { RenderInput, RenderOutput, RenderedFile, RenderedHeading } from './render/markdown.js';
+export type { RenderInput, RenderOutput, RenderedFile, RenderedHeading } from '@quire/render';
 export { createRenderPool, type RenderPool } from './render/render-pool.js';
-export { createReaderHandler, ASSET_PREFIX, type ReaderHandler, type ReaderOptions } from './handler.js';
+export { createReaderHandler } from './handler.js';
+export { ASSET_PREFIX } from './http/assets.js';
+export type { ReaderChange, ReaderChanges, ReaderHandler, ReaderOptions } from './reader-options.js';

@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, parseDatabaseUrl } from './config.js';
+import { copyDatabase, CopyDatabaseError, type CopyDatabaseProgress } from './db/copy-database.js';
 import { openDatabase, type DatabaseHandle } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ApiError } from './errors.js';
@@ -8,6 +9,10 @@ import { ROLES, type RoleOrGuest } from './policies/roles.js';
 import { addMember, bootstrap, createToken } from './services/admin-service.js';
 import type { ServiceContext } from './services/context.js';
 import { setVerified } from './services/integration-service.js';
+import { setUserPasswordByEmail } from './services/sign-in-service.js';
+import { LocalDiskBlobStorage } from './storage/blob-storage.js';
+import { createBlobStore } from './storage/file-services.js';
+import { moveFiles, type MoveFilesProgress } from './storage/move-files.js';
 
 /**
  * The admin command line (`npm run -s admin -- <command> ... --json`). Each command prints exactly one JSON
@@ -21,6 +26,16 @@ function nonEmpty(name: string) {
     if (!value.trim()) throw new InvalidArgumentError(`${name} must not be empty.`);
     return value;
   };
+}
+
+/**
+ * The whole of standard input, less one line ending: the new password of `set-password`, which is never
+ * taken as an argument (arguments show in the process list and the shell's history).
+ */
+async function readStandardInput(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
 }
 
 async function withServices<T>(run: (context: ServiceContext) => Promise<T>): Promise<T> {
@@ -37,7 +52,7 @@ async function withServices<T>(run: (context: ServiceContext) => Promise<T>): Pr
   }
 }
 
-function print(result: Record<string, string>, json: boolean, typed: Record<string, boolean> = {}): void {
+function print(result: Record<string, string>, json: boolean, typed: Record<string, boolean | number> = {}): void {
   if (json) {
     process.stdout.write(`${JSON.stringify({ ...result, ...typed })}\n`);
     return;
@@ -47,7 +62,7 @@ function print(result: Record<string, string>, json: boolean, typed: Record<stri
 
 export function buildProgram(): Command {
   const program = new Command('quire-admin')
-    .description('Administer a Quire installation: organizations, members and API tokens.')
+    .description('Administer a Quire installation: organizations, members, API tokens and passwords.')
     .showHelpAfterError()
     .exitOverride();
 
@@ -89,6 +104,16 @@ export function buildProgram(): Command {
       print({ userId: result.userId, token: result.token }, options.json);
     });
 
+  program.command('set-password')
+    .description('Set the password of an existing user, read from standard input, and end all their browser sessions.')
+    .requiredOption('--email <email>', 'e-mail address of the user', nonEmpty('--email'))
+    .option('--json', 'print the result as one JSON object (the default)', true)
+    .action(async (options: { email: string }) => {
+      const password = await readStandardInput();
+      const result = await withServices((context) => setUserPasswordByEmail(context, options.email, password));
+      print({ userId: result.userId }, true);
+    });
+
   program.command('verify-integration')
     .description('Mark a published integration as verified by the operators of this installation (or, with --revoke, as not verified).')
     .requiredOption('--name <integrationName>', 'name of the integration', nonEmpty('--name'))
@@ -97,6 +122,52 @@ export function buildProgram(): Command {
     .action(async (options: { name: string; revoke: boolean; json: boolean }) => {
       const result = await withServices((context) => setVerified(context, options.name, !options.revoke));
       print({ name: result.name, verified: String(result.verified) }, options.json, { verified: result.verified });
+    });
+
+  program.command('move-files')
+    .description('Copy the files kept on this machine\'s disk (QUIRE_BLOB_DIR) into the configured store (QUIRE_BLOB_STORE); run again to resume or to check.')
+    .option('--from <dir>', 'the folder to move files from (QUIRE_BLOB_DIR by default)')
+    .option('--json', 'print the result as one JSON object', false)
+    .action(async (options: { from?: string; json: boolean }) => {
+      const config = loadConfig();
+      const handle = await openDatabase(config.database);
+      try {
+        await migrateToLatest(handle);
+        const target = await createBlobStore(config, handle.db);
+        const source = new LocalDiskBlobStorage({ dir: options.from ?? config.blobDir });
+        let lastReport = 0;
+        // Progress goes to stderr (stdout is for the one result line), at most once a second and at the end.
+        const report = (progress: MoveFilesProgress) => {
+          const now = Date.now();
+          if (progress.done < progress.files && now - lastReport < 1000) return;
+          lastReport = now;
+          process.stderr.write(`move-files: ${progress.done}/${progress.files} files looked at, ${progress.moved} moved (${progress.bytesMoved} bytes)\n`);
+        };
+        const result = await moveFiles(source, target, { onProgress: report });
+        const { from, to, ...counts } = result;
+        print({ from, to, ...Object.fromEntries(Object.entries(counts).map(([key, value]) => [key, String(value)])) }, options.json, counts);
+      } finally {
+        await handle.close();
+      }
+    });
+
+  program.command('copy-database')
+    .description('Copy this install\'s SQLite database (DATABASE_URL) into an empty PostgreSQL database, in one transaction, and check every table\'s row count.')
+    .requiredOption('--to <postgres url>', 'the empty PostgreSQL database to copy into (postgres://...; ?schema=name for a schema)', nonEmpty('--to'))
+    .option('--json', 'print the result as one JSON object', false)
+    .action(async (options: { to: string; json: boolean }) => {
+      const source = loadConfig().database;
+      const target = parseDatabaseUrl(options.to);
+      let lastReport = 0;
+      // Progress goes to stderr (stdout is for the one result line), at most once a second and at the end.
+      const report = (progress: CopyDatabaseProgress) => {
+        const now = Date.now();
+        if (progress.tablesDone < progress.tables && now - lastReport < 1000) return;
+        lastReport = now;
+        process.stderr.write(`copy-database: ${progress.tablesDone}/${progress.tables} tables copied, ${progress.rows} rows (${progress.table}: ${progress.tableRows})\n`);
+      };
+      const result = await copyDatabase(source, target, { onProgress: report });
+      print({ tables: String(result.tables), rows: String(result.rows) }, options.json, { tables: result.tables, rows: result.rows });
     });
 
   return program;
@@ -115,7 +186,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`quire-admin: ${error.message}\n`);
       return 2;
     }
-    if (error instanceof ApiError) {
+    if (error instanceof ApiError || error instanceof CopyDatabaseError) {
       process.stderr.write(`quire-admin: ${error.message}\n`);
       return 1;
     }

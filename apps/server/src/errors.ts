@@ -72,6 +72,14 @@ export class PayloadTooLargeError extends ApiError {
   }
 }
 
+/** A well-formed request the server will not carry out as asked (past a limit on the work it causes). */
+export class UnprocessableContentError extends ApiError {
+  override readonly name = 'UnprocessableContentError';
+  constructor(message: string) {
+    super(422, message);
+  }
+}
+
 export class UnsupportedMediaTypeError extends ApiError {
   override readonly name = 'UnsupportedMediaTypeError';
   constructor(message = 'Request bodies must be JSON sent with Content-Type: application/json') {

@@ -1,8 +1,15 @@
+import cluster from 'node:cluster';
+import { runPrimary } from './cluster.js';
 import { ConfigError, loadConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger, exitAfterLogs } from './logger.js';
 import { startServer } from './server.js';
 
-/** `npm start`: serves the API (and runs background jobs in-process unless QUIRE_RUN_JOBS=false). */
+/**
+ * `npm start`: serves the API (and runs background jobs in-process unless QUIRE_RUN_JOBS=false); with
+ * QUIRE_PROCESSES=N, this process is the primary of N API processes on one port (cluster.ts), each of which
+ * runs this file again as a cluster worker and serves as a single process would (jobs too: claims are
+ * exclusive, SKIP LOCKED on PostgreSQL and a write transaction on SQLite, so they never run a job twice).
+ */
 async function main(): Promise<void> {
   const started = performance.now();
   let config;
@@ -16,6 +23,12 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  if (cluster.isPrimary && config.processes > 1) {
+    const code = await runPrimary(config, logger);
+    logger.info('stopped');
+    exitAfterLogs(logger, code);
+    return;
+  }
   const running = await startServer({ config, logger });
   logger.info({
     url: running.url, publicUrl: config.publicUrl, database: running.database.dialect,
@@ -31,13 +44,11 @@ async function main(): Promise<void> {
     running.close().then(
       () => {
         logger.info('stopped');
-        logger.flush();
-        process.exitCode = 0;
+        exitAfterLogs(logger, 0);
       },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
-        logger.flush();
-        process.exitCode = 1;
+        exitAfterLogs(logger, 1);
       },
     );
   };

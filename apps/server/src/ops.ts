@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { allHandlers } from './http/handlers/index.js';
-import { listOperations, loadBundledSpec, type OperationInfo } from './http/openapi/spec.js';
+import { listOperations, loadBundledContract, type OperationInfo } from './http/openapi/contract.js';
 import { createLogger } from './logger.js';
 
 /**
@@ -39,7 +39,7 @@ export function formatReport(report: OperationsReport): string {
 }
 
 function main(): void {
-  const operations = listOperations(loadBundledSpec());
+  const operations = listOperations(loadBundledContract());
   // Handler groups only close over their dependencies; listing their keys touches no database.
   const handlers = allHandlers({
     services: { db: undefined as never, dialect: 'sqlite', logger: createLogger('silent') },

@@ -27,6 +27,8 @@ export interface WorkerPoolOptions {
   description: string;
   /** The thread's heap limit; none when unset. */
   heapMb?: number;
+  /** Threads run at once (1 unless set): more only for work cut into independent batches. */
+  maxThreads?: number;
 }
 
 export interface WorkerPool {
@@ -46,14 +48,14 @@ function workerFile({ owner, worker, description }: WorkerPoolOptions): string {
   return built;
 }
 
-/** A pool of one worker thread, made on its first task. */
+/** A pool of worker threads (one unless `maxThreads`), made on its first task. */
 export function lazyWorkerPool(options: WorkerPoolOptions): WorkerPool {
   let pool: Piscina | undefined;
   const current = (): Piscina => {
     pool ??= new (piscina().Piscina)({
       filename: workerFile(options),
       minThreads: 0,
-      maxThreads: 1,
+      maxThreads: options.maxThreads ?? 1,
       idleTimeout: 60_000,
       ...(options.heapMb ? { resourceLimits: { maxOldGenerationSizeMb: options.heapMb } } : {}),
     });

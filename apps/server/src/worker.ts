@@ -3,8 +3,10 @@ import { openDatabase } from './db/index.js';
 import { migrateToLatest } from './db/migrate.js';
 import { allJobHandlers } from './jobs/index.js';
 import { JobRunner } from './jobs/runner.js';
-import { createLogger } from './logger.js';
+import { createLogger, exitAfterLogs } from './logger.js';
 import { createFileServices } from './storage/file-services.js';
+import { createMailer } from './net/mailer.js';
+import type { ServiceContext } from './services/context.js';
 
 /**
  * Runs background jobs only, for deployments that separate them from API nodes (start the API with
@@ -25,8 +27,12 @@ async function main(): Promise<void> {
   const database = await openDatabase(config.database);
   await migrateToLatest(database);
   const files = await createFileServices(config, database.db);
-  const services = { db: database.db, dialect: database.dialect, logger, allowLocalUrls: config.allowLocalUrls, ...files };
-  const runner = new JobRunner({ services, handlers: allJobHandlers() });
+  const services: ServiceContext = {
+    db: database.db, dialect: database.dialect, logger, allowLocalUrls: config.allowLocalUrls, ...files,
+    publicUrl: config.publicUrl,
+    ...(config.smtp ? { mailer: createMailer(config.smtp) } : {}),
+  };
+  const runner = new JobRunner({ services, handlers: allJobHandlers(), leaseMs: config.jobLeaseMs });
   runner.start();
   logger.info({ workerId: runner.workerId, database: database.dialect }, 'quire worker running');
 
@@ -35,9 +41,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'worker shutting down');
-    runner.stop().then(() => database.close()).then(
-      () => { logger.flush(); process.exitCode = 0; },
-      (error: unknown) => { logger.error({ err: error }, 'worker shutdown failed'); logger.flush(); process.exitCode = 1; },
+    runner.stop(config.shutdownTimeoutMs).then(() => { services.mailer?.close(); return database.close(); }).then(
+      () => { logger.info('worker stopped'); exitAfterLogs(logger, 0); },
+      (error: unknown) => { logger.error({ err: error }, 'worker shutdown failed'); exitAfterLogs(logger, 1); },
     );
   };
   process.on('SIGTERM', shutdown);

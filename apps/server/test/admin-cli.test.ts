@@ -92,4 +92,4 @@ describeEachDialect('admin command line', (dialect) => {
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe('');
   });
-});
+}, { timeout: 120_000 });

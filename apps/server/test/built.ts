@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Entry points of the build (`turbo test` builds first); these tests run them as real processes. */
@@ -49,11 +51,11 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Waits until the server at `base` answers /readyz with 200; `output` is shown if it does not within 45 s
+ * Waits until the server at `base` answers /readyz with 200; `output` is shown if it does not within 120 s
  * (a start takes a second on an idle machine, far longer on a 2-core one that runs other suites too).
  */
 export async function untilReady(base: string, output: () => string): Promise<void> {
-  const deadline = Date.now() + 45_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     try {
       if ((await fetch(`${base}/readyz`)).status === 200) return;
@@ -63,4 +65,53 @@ export async function untilReady(base: string, output: () => string): Promise<vo
     if (Date.now() > deadline) throw new Error(`server did not start: ${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** A built server process started on a database, with everything it logs (at debug level) kept. */
+export interface LoggedServer {
+  base: string;
+  child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far. */
+  log: () => string;
+  /** Stops the process gracefully and answers its exit code. */
+  stop: () => Promise<number | null>;
+  /** Kills the process if it still runs and removes its file store; for `finally`. */
+  dispose: () => void;
+}
+
+/**
+ * Starts `dist/main.js` on `databaseUrl` at debug level, on a free port with a file store of its own, and waits
+ * until it is ready: the secrets scans read every line such a server logs. `env` adds to its environment.
+ */
+export async function startLoggedServer(databaseUrl: string, env: Record<string, string> = {}): Promise<LoggedServer> {
+  const blobDir = mkdtempSync(join(tmpdir(), 'quire-logged-server-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, [builtEntry('main')], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, NODE_ENV: 'test', LOG_LEVEL: 'debug', QUIRE_BLOB_DIR: blobDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout!.on('data', (chunk: Buffer) => { log += chunk.toString(); });
+  child.stderr!.on('data', (chunk: Buffer) => { log += chunk.toString(); });
+  const dispose = () => {
+    child.kill('SIGKILL');
+    rmSync(blobDir, { recursive: true, force: true });
+  };
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await untilReady(base, () => log);
+  } catch (error) {
+    dispose();
+    throw error;
+  }
+  return {
+    base,
+    child,
+    log: () => log,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited(child);
+    },
+    dispose,
+  };
 }

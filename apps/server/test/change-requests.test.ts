@@ -4,7 +4,7 @@ import { paginate, unwrap, type QuireClient } from '@quire/client';
 import type { ChangeRequest, ChangeRequestContentChange, Space } from '@quire/api-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
-import { makePng } from '../src/pdf/pdf-test-support.js';
+import { fetchPdf, makePng } from './support/pdf-fixtures.js';
 import type { RoleOrGuest } from '../src/policies/roles.js';
 import { SEARCH_REINDEX_JOB } from '../src/services/search-reindex.js';
 import { describeEachDialect } from './dialects.js';
@@ -382,6 +382,68 @@ describeEachDialect('change requests', (dialect) => {
   });
 
   describe('updateChangeRequestContent', () => {
+    it('refuses file names that would break the file\'s download address (`.`, `..`, slashes, percent-encodings of them, control characters) with 400, inserting nothing', async () => {
+      const org = await newOrg();
+      const space = await createSpace(org);
+      const cr = await createCr(org.client, space.id);
+      const path = crPath(space.id, cr.id);
+      for (const name of ['.', '..', 'a/b.png', '../x.png', 'a\\b.png', '%2E%2E', 'a%2Fb.png', 'a%5cb.png', 'a\nb.png', 'a\u007fb.png']) {
+        const answer = await org.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/content', { ...path, body: { changes: [{ operation: 'insert_files', files: [{ name, base64: png.toString('base64') }] }] } as never });
+        expectError(answer, 400, /pattern/);
+      }
+      expect((await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/files', path))).items).toEqual([]);
+      // Dots elsewhere and percent signs stay names.
+      const kept = await editOk(org.client, space.id, cr.id, [{ operation: 'insert_files', files: [{ name: '...', base64: png.toString('base64') }, { name: '100%.png', base64: png.toString('base64') }] }]);
+      expect(kept.insertedFiles!.map((file) => file.name)).toEqual(['...', '100%.png']);
+    });
+
+    it('takes a file of the largest size (1 MB) inline, though its base64 passes the default body limit of 1 MB', async () => {
+      const org = await newOrg();
+      const space = await createSpace(org);
+      const cr = await createCr(org.client, space.id);
+      const largest = Buffer.alloc(1024 * 1024, 3);
+      const kept = await editOk(org.client, space.id, cr.id, [{ operation: 'insert_files', files: [{ name: 'largest.bin', base64: largest.toString('base64') }] }]);
+      expect(kept.insertedFiles!.map((file) => [file.name, file.size])).toEqual([['largest.bin', largest.byteLength]]);
+    });
+
+    it('applies a batch made against `revision` only while that is still the request\'s revision: 412 and nothing changed once another edit landed, even two racing from the same one', async () => {
+      const org = await newOrg();
+      const space = await createSpace(org);
+      const cr = await createCr(org.client, space.id);
+      const path = crPath(space.id, cr.id);
+      const conditional = (revision: string, markdown: string, page?: string) =>
+        org.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/content', {
+          ...path,
+          body: { revision, changes: [page ? { operation: 'update_page', page, document: { markdown } } : { operation: 'insert_page', title: 'Guide', ref: 'guide', document: { markdown } }] },
+        });
+      const base = (await getCr(org.client, space.id, cr.id)).revision;
+      const created = await unwrap(conditional(base, 'First version.\n'));
+      const pageId = created.changes[0]!.page;
+      const started = created.changeRequest.revision;
+      expect(started).not.toBe(base);
+
+      // Someone else edits the request; a save still resting on the revision before theirs is refused.
+      await editOk(org.client, space.id, cr.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'Their version.\n' } }]);
+      const theirs = (await getCr(org.client, space.id, cr.id)).revision;
+      expectError(await conditional(started, 'My version.\n', pageId), 412, /was edited since revision/);
+      expectError(await conditional('no-such-revision', 'My version.\n', pageId), 412, /was edited since revision/);
+      const kept = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', { params: { path: { spaceId: space.id, changeRequestId: cr.id, pageId }, query: { format: 'markdown' } } }));
+      expect(kept.markdown).toBe('Their version.\n');
+      expect((await getCr(org.client, space.id, cr.id)).revision).toBe(theirs);
+
+      // Two saves racing from the same revision: exactly one lands, the other is told, none is lost silently.
+      const raced = await Promise.all([conditional(theirs, 'Racer A.\n', pageId), conditional(theirs, 'Racer B.\n', pageId)]);
+      const statuses = raced.map((answer) => answer.response.status).sort();
+      expect(statuses).toEqual([200, 412]);
+      const winner = raced.find((answer) => answer.response.status === 200)!.data!;
+      const stored = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', { params: { path: { spaceId: space.id, changeRequestId: cr.id, pageId }, query: { format: 'markdown' } } }));
+      expect(stored.markdown).toBe(winner === raced[0]!.data ? 'Racer A.\n' : 'Racer B.\n');
+      expect((await getCr(org.client, space.id, cr.id)).revision).toBe(winner.changeRequest.revision);
+
+      // An empty precondition is bad input.
+      expectError(await conditional('', 'x\n', pageId), 400, /revision/);
+    });
+
     it('applies a batch as one new revision of the request, leaving main untouched', async () => {
       const org = await newOrg();
       const space = await createSpace(org);
@@ -792,6 +854,25 @@ describeEachDialect('change requests', (dialect) => {
       expect(p95).toBeLessThan(100);
     }, 300_000);
 
+    it('refuses with 422 naming the limit a PDF of more than 1,000,000 characters of markdown, whose pages print one at a time', async () => {
+      const org = await newOrg();
+      const space = await createSpace(org);
+      const cr = await createCr(org.client, space.id, { subject: 'Two large pages' });
+      // Two pages of 600,000 characters: each within the page limit, together past the limit of one PDF.
+      const large = (index: number) => `# Large ${index}\n\n${Array.from({ length: 10_000 }, (_, line) => `Line ${line} of a long page, in plain prose.`.padEnd(59, '.')).join('\n\n')}`;
+      // One edit each: both in one body would pass the body limit.
+      const edited = await editOk(org.client, space.id, cr.id, [{ operation: 'insert_page', title: 'Large 1', document: { markdown: large(1) } }]);
+      await editOk(org.client, space.id, cr.id, [{ operation: 'insert_page', title: 'Large 2', document: { markdown: large(2) } }]);
+      const path = crPath(space.id, cr.id);
+      const started = performance.now();
+      const refused = await org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', path);
+      expectError(refused, 422, /more than 1,000,000 characters of markdown.*query\.page/);
+      // Refused before anything is read into the worker: no rendering time.
+      expect(performance.now() - started).toBeLessThan(3_000);
+      const { url } = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', { params: { ...path.params, query: { page: edited.changes[0]!.page, only: true } } }));
+      expect((await fetch(url.replace(/^https?:\/\/[^/]+/, server.url))).status).toBe(200);
+    }, 120_000);
+
     it('answers a signed URL that serves a real PDF of the pages, or of one page', async () => {
       const org = await newOrg();
       const space = await createSpace(org);
@@ -804,12 +885,7 @@ describeEachDialect('change requests', (dialect) => {
       const intro = edited.changes[1]!.page;
       const pdf = async (query: { page?: string; only?: boolean } = {}) => {
         const { url } = await unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/pdf', { ...crPath(space.id, cr.number), params: { ...crPath(space.id, cr.number).params, query } }));
-        const response = await fetch(url.replace(/^https?:\/\/[^/]+/, server.url));
-        expect(response.status).toBe(200);
-        expect(response.headers.get('content-type')).toBe('application/pdf');
-        const bytes = Buffer.from(await response.arrayBuffer());
-        expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-        return { url, bytes };
+        return fetchPdf(server.url, url);
       };
       const whole = await pdf();
       expect(decodeURIComponent(new URL(whole.url).pathname)).toMatch(/Change request #1 Manual\.pdf$/);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { allJobHandlers } from '../src/jobs/index.js';
 import { JobRunner } from '../src/jobs/runner.js';
 import { pulseWeeks } from '../src/services/conversation-weeks.js';
-import { generateCorpus } from '../src/bench/conversation-corpus.js';
+import { generateCorpus } from '../bench/conversation-corpus.js';
 import { describeEachDialect } from './dialects.js';
 import { createSpace, expectError, organizationWithPeople, useTestServer } from './helpers.js';
 

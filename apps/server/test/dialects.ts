@@ -13,9 +13,13 @@ export function testDialects(): DialectName[] {
   return process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 }
 
-/** Runs the same suite once per available dialect: `describeEachDialect('x', (dialect) => { ... })`. */
-export function describeEachDialect(name: string, suite: (dialect: DialectName) => void): void {
-  for (const dialect of testDialects()) describe(`${name} [${dialect}]`, () => suite(dialect));
+/**
+ * Runs the same suite once per available dialect: `describeEachDialect('x', (dialect) => { ... })`.
+ * `options.timeout` is each test's own limit, for suites whose tests spawn processes (a cold Node start takes
+ * seconds on a loaded 2-core machine, where the default 30 s would fail a test that is merely slow).
+ */
+export function describeEachDialect(name: string, suite: (dialect: DialectName) => void, options: { timeout?: number } = {}): void {
+  for (const dialect of testDialects()) describe(`${name} [${dialect}]`, options, () => suite(dialect));
 }
 
 export interface TestDatabaseUrl {

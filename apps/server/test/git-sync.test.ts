@@ -16,7 +16,7 @@ import {
   makeEmptyBareRepo,
   startGitHttpServer,
   type GitHttpServer,
-} from '../src/git/test-support.js';
+} from './support/git-fixtures.js';
 import { newId } from '../src/ids.js';
 import { gitImportJob } from '../src/jobs/git-import-job.js';
 import { allJobHandlers } from '../src/jobs/index.js';

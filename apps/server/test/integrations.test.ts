@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { setVerified } from '../src/services/integration-service.js';
 import { describeEachDialect } from './dialects.js';
 import { expectError, organizationWithPeople, useTestServer } from './helpers.js';
+import { sendVerbatimPath } from './verbatim-path.js';
 
 // A 1x1 PNG.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -82,6 +83,44 @@ describeEachDialect('integrations', (dialect) => {
       expect(large.version).toBe(1);
       expectError(await publish(admin.client, `${name}-huge`, { ...base(organizationId), script: 'x'.repeat(5 * 1024 * 1024 + 1) }), 400);
       expectError(await get(admin.client, name), 404);
+    });
+
+    it('refuses names that path-normalising clients cannot address (`.`, `..`, slashes, percent-encodings, control characters) with 400, storing nothing', async () => {
+      const { organizationId, admin } = await organizationWithPeople(server, 'Names org');
+      for (const segment of ['..', '.', '%2E%2E', '%2e', '.%2E', 'a%2Fb', 'a%5Cb', '%252E%252E', 'a%00b', 'a%0Ab', 'a%7Fb']) {
+        const answer = await sendVerbatimPath(server.url, 'POST', `/v1/integrations/${segment}`, { token: admin.token, body: base(organizationId) });
+        expect(answer.status, segment).toBe(400);
+        expect(answer.json.error?.code, segment).toBe(400);
+      }
+      expect((await list(admin.client, { owner: organizationId })).items).toEqual([]);
+      // Dots inside a name, which the public API accepts, still make names.
+      const stamp = Date.now();
+      for (const name of [`a.b-${stamp}`, `...-${stamp}`, `.hidden-${stamp}`, '...']) expect((await unwrap(publish(admin.client, name, base(organizationId)))).name).toBe(name);
+    });
+
+    it('gives each of 20 publishes of new versions at the same time by the owner its own version, 2 to 21', async () => {
+      const { organizationId, admin } = await organizationWithPeople(server, 'Racing publisher org');
+      const name = `racing-${Date.now()}`;
+      await unwrap(publish(admin.client, name, base(organizationId)));
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => publish(admin.client, name, { ...base(organizationId), title: `Racing ${index}`, secrets: { KEY: `secret-${index}` } })));
+      expect(answers.map((answer) => answer.response.status)).toEqual(Array.from({ length: 20 }, () => 200));
+      expect(answers.map((answer) => answer.data!.version).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index + 2));
+      const latest = await unwrap(get(admin.client, name));
+      expect(latest.version).toBe(21);
+      // The latest version's definition is the one that committed last: the answer that says version 21.
+      expect(latest.title).toBe(answers.find((answer) => answer.data!.version === 21)!.data!.title);
+    });
+
+    it('gives a new name published by two organizations at once to exactly one of them, the other 409', async () => {
+      const first = await organizationWithPeople(server, 'First racer org');
+      const second = await organizationWithPeople(server, 'Second racer org');
+      const name = `contested-${Date.now()}`;
+      const publicBody = (organization: string) => ({ ...base(organization), visibility: 'public' });
+      const answers = await Promise.all([publish(first.admin.client, name, publicBody(first.organizationId)), publish(second.admin.client, name, publicBody(second.organizationId))]);
+      expect(answers.map((answer) => answer.response.status).sort()).toEqual([200, 409]);
+      const winner = answers.find((answer) => answer.response.status === 200)!.data!;
+      expect((await unwrap(get(first.admin.client, name))).owner.id).toBe(winner.owner.id);
+      expect(winner.version).toBe(1);
     });
 
   });

@@ -328,6 +328,21 @@ describeEachDialect('links and backlinks', (dialect) => {
         expect(broken.stats).toEqual({ total: 9, broken: { total: 4, changeRequest: 1 } });
         expectError(await org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/links', { params: { path: crPath(ids.space.id, ids.cr.id), query: { status: 'gone' as never } } }), 400);
       });
+
+      it('tells the broken links the request brings in (brokenContext=change-request) from all broken ones (space)', async () => {
+        const { org, ...ids } = await sharedRequest();
+        const list = (query: { brokenContext: 'change-request' | 'space'; status?: 'ok' | 'broken' }) =>
+          unwrap(org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/links', { params: { path: crPath(ids.space.id, ids.cr.id), query } }));
+        const introduced = await list({ brokenContext: 'change-request' });
+        expect(introduced.items.map((item) => targetName(item, ids))).toEqual(['page:goneToo']);
+        expect(introduced.count).toBe(1);
+        expect(introduced.stats).toEqual({ total: 9, broken: { total: 4, changeRequest: 1 } });
+        const all = await list({ brokenContext: 'space' });
+        expect(all.count).toBe(4);
+        expect(all.items.every((item) => item.status === 'broken')).toBe(true);
+        expect((await list({ brokenContext: 'space', status: 'ok' })).items).toEqual([]);
+        expectError(await org.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/links', { params: { path: crPath(ids.space.id, ids.cr.id), query: { brokenContext: 'page' as never } } }), 400);
+      });
     });
 
     describe('listPageLinksInChangeRequest', () => {

@@ -3,7 +3,7 @@
  * of block the document format has, nested in lists and quotes: the corpus of the document format's
  * properties (test/document-format.test.ts).
  */
-import { seededRandom } from '../src/bench/seeded-random.js';
+import { seededRandom } from '../bench/seeded-random.js';
 
 export const MARKDOWN_SAMPLES: readonly string[] = [
   `# Getting started

@@ -70,7 +70,7 @@ describeEachDialect('published content for members', (dialect) => {
     it('opens a visitor-auth site to a member without a JWT, and evaluates conditions on the claims given only', async () => {
       const { org, outsider } = await world();
       const { site, address, spaces, siteSpaces } = await publishedSite(org, 'visitor-auth', ['Guides', 'Beta']);
-      await unwrap(org.admin.client.PUT('/orgs/{organizationId}/sites/{siteId}/visitor-auth', { params: sitePath(org.organizationId, site.id), body: { backendUrl: 'https://auth.example.test/start' } }));
+      await unwrap(org.admin.client.PATCH('/orgs/{organizationId}/sites/{siteId}/publishing/auth', { params: sitePath(org.organizationId, site.id), body: { backend: 'custom', fallbackURL: 'https://auth.example.test/start' } }));
       const beta = siteSpaces[1]!;
       await unwrap(org.admin.client.PATCH('/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', {
         params: { path: { organizationId: org.organizationId, siteId: site.id, siteSpaceId: beta.id } },

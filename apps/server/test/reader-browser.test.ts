@@ -1,12 +1,11 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { unwrap } from '@quire/client';
-import axe from 'axe-core';
 import { SignJWT } from 'jose';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, expectNotBlank, haveChromium, launchChromium, publishSite, seriousViolations, watchedPage, type PublishedSite, type Watched } from './browser-support.js';
 import { freePort } from './built.js';
 import { contentFixtures } from './content-fixtures.js';
 import { createSpace, newOrg, type TestOrg } from './helpers.js';
@@ -23,8 +22,6 @@ import { startTestServer, type TestServer } from './server.js';
  * Skipped, saying so, only when there is no Chromium binary (CI installs Debian's: see .ci/run).
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`reader-browser: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 
 const PNG_4x3 = (() => {
@@ -90,39 +87,6 @@ A success hint.
 Read [the setup](setup.md#install-it), an [external page](https://example.com/) and [a missing page](/pages/nope).
 `;
 
-interface PublishedSite {
-  org: TestOrg;
-  siteId: string;
-  sitePath: { path: { organizationId: string; siteId: string } };
-  /** Absolute address of the site's first page, as the API reports it (`urls.published`). */
-  url: string;
-}
-
-/** Console errors and uncaught exceptions of one browser page. */
-interface Watched {
-  page: Page;
-  errors: string[];
-}
-
-/** A PNG screenshot is real and not blank: it decodes, has the viewport's size and many distinct colours. */
-function expectNotBlank(png: Buffer, width: number, height: number): Set<number> {
-  expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
-  const image = PNG.sync.read(png);
-  expect([image.width, image.height]).toEqual([width, height]);
-  const colours = new Set<number>();
-  let inked = 0;
-  const background = image.data.readUInt32BE(0);
-  for (let i = 0; i < image.data.length; i += 4) {
-    const colour = image.data.readUInt32BE(i);
-    colours.add(colour);
-    if (colour !== background) inked++;
-  }
-  // Text with anti-aliasing draws dozens of shades; a blank or single-colour page has one or two.
-  expect(colours.size).toBeGreaterThan(32);
-  expect(inked / (image.width * image.height)).toBeGreaterThan(0.01);
-  return colours;
-}
-
 describe.skipIf(!haveChromium)('reader in Chromium', () => {
   let server: TestServer;
   let browser: Browser;
@@ -135,28 +99,8 @@ describe.skipIf(!haveChromium)('reader in Chromium', () => {
   async function open(): Promise<Watched> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     contexts.push(context);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => errors.push(`${page.url()}: uncaught ${error.message}`));
     // Nothing but the server under test (and the visitor-auth backend of one test) is reached.
-    await page.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith(origin) || url.startsWith(backendOrigin)) return route.continue();
-      errors.push(`request outside the test servers: ${url}`);
-      return route.abort();
-    });
-    return { page, errors };
-  }
-
-  async function publish(org: TestOrg, spaceId: string, visibility: 'public' | 'share-link' | 'visitor-auth', title: string): Promise<PublishedSite> {
-    const params = { path: { organizationId: org.organizationId } };
-    const created = await unwrap(org.client.POST('/orgs/{organizationId}/sites', { params, body: { title, visibility, spaces: [spaceId] } as never }));
-    const sitePath = { path: { organizationId: org.organizationId, siteId: created.id } };
-    const published = await unwrap(org.client.POST('/orgs/{organizationId}/sites/{siteId}/publish', { params: sitePath }));
-    return { org, siteId: created.id, sitePath, url: published.urls.published! };
+    return watchedPage(context, [origin, backendOrigin]);
   }
 
   /** A space with a few pages (one hidden, one with every block kind) and an image, its search index built. */
@@ -187,10 +131,7 @@ describe.skipIf(!haveChromium)('reader in Chromium', () => {
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
     server = await startTestServer({ env: { PORT: String(port), QUIRE_PUBLIC_URL: origin } });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
     backend = createServer((req, res) => {
       const url = new URL(req.url ?? '/', backendOrigin);
       const location = url.searchParams.get('location') ?? '';
@@ -219,7 +160,7 @@ describe.skipIf(!haveChromium)('reader in Chromium', () => {
     backendOrigin = `http://127.0.0.1:${(backend.address() as AddressInfo).port}`;
 
     const org = await newOrg(server, 'Browser org');
-    site = await publish(org, await spaceWithPages(org, 'Guides'), 'public', 'Acme Docs');
+    site = await publishSite(org, await spaceWithPages(org, 'Guides'), 'public', 'Acme Docs');
   }, 120_000);
 
   afterAll(async () => {
@@ -332,7 +273,7 @@ describe.skipIf(!haveChromium)('reader in Chromium', () => {
 
   it('follows a share link: the key moves to an HttpOnly cookie, the address is clean, and deactivation closes the site', async () => {
     const org = await newOrg(server, 'Share org');
-    const shared = await publish(org, await spaceWithPages(org, 'Partner guides'), 'share-link', 'Partner Docs');
+    const shared = await publishSite(org, await spaceWithPages(org, 'Partner guides'), 'share-link', 'Partner Docs');
     const link = await unwrap(org.client.POST('/orgs/{organizationId}/sites/{siteId}/share-links', { params: shared.sitePath, body: { name: 'Partners' } }));
     const key = new URL(link.urls.published!).searchParams.get('shareKey')!;
     const { page, errors } = await open();
@@ -357,9 +298,9 @@ describe.skipIf(!haveChromium)('reader in Chromium', () => {
 
   it('loads a visitor-auth site: without a JWT the visitor is sent to the backend, with one the site opens', async () => {
     const org = await newOrg(server, 'Visitor org');
-    const guarded = await publish(org, await spaceWithPages(org, 'Member guides'), 'visitor-auth', 'Member Docs');
-    const settings = await unwrap(org.client.PUT('/orgs/{organizationId}/sites/{siteId}/visitor-auth', { params: guarded.sitePath, body: { backendUrl: `${backendOrigin}/login` } }));
-    backendKey = settings.signingKey;
+    const guarded = await publishSite(org, await spaceWithPages(org, 'Member guides'), 'visitor-auth', 'Member Docs');
+    const settings = await unwrap(org.client.PATCH('/orgs/{organizationId}/sites/{siteId}/publishing/auth', { params: guarded.sitePath, body: { backend: 'custom', fallbackURL: `${backendOrigin}/login` } }));
+    backendKey = settings.privateKey;
     const { page, errors } = await open();
     // Without a JWT: the site is not shown; the reader sends the visitor to the backend, saying where to come back.
     await page.goto(`${guarded.url}/setup`);
@@ -382,18 +323,6 @@ describe.skipIf(!haveChromium)('reader in Chromium', () => {
   }, 90_000);
 
   describe('accessibility (axe-core)', () => {
-    /** Runs axe-core in the page; answers its serious and critical violations, one line each. */
-    async function seriousViolations(page: Page): Promise<string[]> {
-      // Through the DevTools protocol, not a <script> tag: the page's CSP forbids inline script, and stays on.
-      await page.evaluate(axe.source);
-      const result = await page.evaluate(() => (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations', 'incomplete'] }));
-      // A contrast axe could not decide (a colour it cannot parse, text over an image) would hide a failure: it counts too.
-      const undecided = result.incomplete.filter((item) => item.id === 'color-contrast');
-      return [...result.violations, ...undecided]
-        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-        .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.slice(0, 3).map((node) => `${node.target.join(' ')}: ${node.failureSummary?.split('\n').slice(1).join(' ').trim()}`).join(' | ')}`);
-    }
-
     async function landmarks(page: Page) {
       return page.evaluate(() => ({
         skip: document.querySelector('a.skip-link')?.getAttribute('href'),

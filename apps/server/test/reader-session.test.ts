@@ -10,7 +10,7 @@ import { createSpace, organizationWithPeople, useTestServer } from './helpers.js
 import { makeIdpCredentials, signedSamlResponse, type IdpCredentials } from './saml-fixtures.js';
 
 /*
- * The reader with the session that signing in through SAML starts (`quire_session`, HttpOnly, path /): a
+ * The reader with the browser session that signing in through SAML opens (`quire_session`, HttpOnly, path /): a
  * member reads their organization's share-link site with it, anyone else does not. Sessions are real: a SAML
  * response signed with a key made here is posted to the ACS, as the identity provider's form does.
  */
@@ -89,12 +89,12 @@ describeEachDialect('reader with an SSO session', (dialect) => {
       const session = await signIn(org.provider, `forwarded-${org.organizationId.toLowerCase()}@example.com`);
       // A reader of its own (as `apps/reader` runs beside the API) whose API calls are recorded on their way
       // to the real test server.
-      const calls: Array<{ path: string; authorization: string | null }> = [];
+      const calls: Array<{ path: string; authorization: string | null; cookie: string | null }> = [];
       const reader = createReaderHandler({
         apiUrl: server.url,
         publicUrl: published.origin,
         fetch: (request) => {
-          calls.push({ path: new URL(request.url).pathname, authorization: request.headers.get('authorization') });
+          calls.push({ path: new URL(request.url).pathname, authorization: request.headers.get('authorization'), cookie: request.headers.get('cookie') });
           return fetch(request);
         },
       });
@@ -110,12 +110,13 @@ describeEachDialect('reader with an SSO session', (dialect) => {
         host.close();
         await reader.close();
       }
-      const token = session.slice('quire_session='.length);
-      expect(calls[0]).toEqual({ path: '/v1/urls/published', authorization: `Bearer ${token}` });
+      // The session goes to the lookup as the cookie it is (the API takes a browser session only so).
+      expect(calls[0]).toEqual({ path: '/v1/urls/published', authorization: null, cookie: session });
       expect(calls.length).toBeGreaterThan(1);
       for (const call of calls.slice(1)) {
         expect(call.path).not.toBe('/v1/urls/published');
         expect(call.authorization).toMatch(/^Bearer qv1\./);
+        expect(call.cookie).toBeNull();
       }
     });
   });

@@ -100,7 +100,7 @@ describeEachDialect('reader', (dialect) => {
       expect(html).toContain(`<a rel="next" class="next" href="${s.address}/setup">`);
       expect(html).toContain(`<form class="search" role="search" action="${s.address}/search"`);
       // Content: hint, highlighted code, links resolved to site addresses, broken links as text, the image with its size.
-      expect(html).toContain('<div class="hint hint-warning" role="note"><p>Mind the <strong>gap</strong>.</p></div>');
+      expect(html).toContain('<div class="hint hint-warning" role="note" aria-label="Warning"><p>Mind the <strong>gap</strong>.</p></div>');
       expect(html).toContain('<span class="hljs-keyword">const</span>');
       expect(html).toContain(`<a href="${s.address}/setup#install-it">the setup</a>`);
       expect(html).toContain('<span class="broken-link">a missing page</span>');
@@ -108,7 +108,7 @@ describeEachDialect('reader', (dialect) => {
       // Headers.
       const policy = response.headers.get('content-security-policy') ?? '';
       expect(policy).toContain("script-src 'self'");
-      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).toContain("frame-ancestors 'self'");
       expect(policy).not.toContain('unsafe-inline');
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
@@ -154,6 +154,21 @@ describeEachDialect('reader', (dialect) => {
       expect(noSite.response.status).toBe(404);
     });
 
+    it('renders a reusable content where a page includes it, and nothing for one deleted since', async () => {
+      const s = await site();
+      const made = await content.editMain(s.org, s.space.id, [
+        { operation: 'insert_reusable_content', title: 'Support', document: { markdown: 'Write to **the zebra desk**.' }, ref: 'support' },
+      ]);
+      const support = made.reusableContents![0]!.reusableContent;
+      await content.editMain(s.org, s.space.id, [
+        { operation: 'insert_page', title: 'Help', slug: 'help', document: { markdown: `Need help?\n\n{% include "/reusable-contents/${support}" %}\n\n{% include "/reusable-contents/gone" %}\n` } },
+      ]);
+      const help = await page(`${s.address}/help`);
+      expect(help.response.status).toBe(200);
+      expect(help.html).toContain('Write to <strong>the zebra desk</strong>.');
+      expect(help.html).not.toContain('{% include');
+    });
+
     it('lets no script from hostile Markdown reach the page', async () => {
       const s = await site();
       const { response, html } = await page(`${s.address}/hostile`);
@@ -184,7 +199,7 @@ describeEachDialect('reader', (dialect) => {
       const { response, html } = await page(`${s.address}/search?q=zebracorn`);
       expect(response.status).toBe(200);
       expect(html).toContain(`<a href="${s.address}/setup">Setup</a>`);
-      expect(html).toContain(`<a href="${s.address}/setup#install-it">Install it</a>`);
+      expect(html).toContain(`<a href="${s.address}/setup#install-it">Install it</a><p class="snippet">Run the <mark>zebracorn</mark> installer.</p>`);
       const empty = await page(`${s.address}/search?q=nothingmatchesthisword`);
       expect(empty.html).toContain('No results.');
     });
@@ -335,7 +350,8 @@ describeEachDialect('reader', (dialect) => {
       const { response, html } = await page(`${s.address}/setup`);
       expect(response.status).toBe(200);
       expect(html).toContain('<title>Setup | Acme &lt;Handbook&gt;</title>');
-      expect(html).toContain('data-theme="dark"');
+      // Readers may switch: the page follows the system (the default is the script's last resort), not a fixed theme.
+      expect(html).toContain('<html lang="en" data-theme-default="dark">');
       expect(html).toContain('<img class="logo logo-light" src="https://cdn.example.com/logo.png" alt="Acme &lt;Handbook&gt;"><img class="logo logo-dark" src="https://cdn.example.com/logo-dark.png" alt="Acme &lt;Handbook&gt;">');
       expect(html).toContain('<link rel="icon" href="https://cdn.example.com/favicon.png">');
       expect(html).toContain('<style>:root{--primary:#112233;--info:#0000ff;--success:');
@@ -401,12 +417,12 @@ describeEachDialect('reader', (dialect) => {
     it('visitor-auth: redirects to the backend without a JWT, opens with a signed one kept in a cookie', async () => {
       const s = await site({ visibility: 'visitor-auth' });
       const settings = await unwrap(
-        (s.org.client as QuireClient).PUT('/orgs/{organizationId}/sites/{siteId}/visitor-auth', { params: s.sitePath, body: { backendUrl: 'https://auth.example.com/login' } }),
+        (s.org.client as QuireClient).PATCH('/orgs/{organizationId}/sites/{siteId}/publishing/auth', { params: s.sitePath, body: { backend: 'custom', fallbackURL: 'https://auth.example.com/login' } }),
       );
       const bounced = await get(s.address);
       expect(bounced.status).toBe(302);
       expect(bounced.headers.get('location')).toMatch(/^https:\/\/auth\.example\.com\/login\?location=/);
-      const jwt = await new SignJWT({ plan: 'pro' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(new TextEncoder().encode(settings.signingKey));
+      const jwt = await new SignJWT({ plan: 'pro' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(new TextEncoder().encode(settings.privateKey));
       const back = await get(`${s.address}?jwt_token=${jwt}`);
       expect(back.status).toBe(303);
       expect(back.headers.get('location')).toBe(s.address);
@@ -429,9 +445,9 @@ describeEachDialect('reader', (dialect) => {
       }));
       const published = await unwrap(t.org.client.POST('/orgs/{organizationId}/sites/{siteId}/publish', { params: t.sitePath }));
       const address = new URL(published.urls.published!).pathname;
-      const settings = await unwrap(t.org.client.PUT('/orgs/{organizationId}/sites/{siteId}/visitor-auth', { params: t.sitePath, body: { backendUrl: 'https://auth.example.com/login' } }));
+      const settings = await unwrap(t.org.client.PATCH('/orgs/{organizationId}/sites/{siteId}/publishing/auth', { params: t.sitePath, body: { backend: 'custom', fallbackURL: 'https://auth.example.com/login' } }));
       const as = async (plan: string) => {
-        const jwt = await new SignJWT({ plan }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(new TextEncoder().encode(settings.signingKey));
+        const jwt = await new SignJWT({ plan }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('5m').sign(new TextEncoder().encode(settings.privateKey));
         return { cookie: `quire_visitor_jwt=${jwt}` };
       };
       const free = await page(address, await as('free'));

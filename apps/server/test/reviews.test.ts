@@ -57,9 +57,10 @@ describeEachDialect('reviews and merge rules', (dialect) => {
       const s = await setup();
       const cr = await createCr(s.author.client, s.space.id);
       const asked = await unwrap(s.author.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers', { ...crPath(s.space.id, cr.id), body: { users: [s.reviewer.userId] } }));
-      expect(asked.users).toEqual([s.reviewer.userId]);
+      expect(asked.users).toEqual([expect.objectContaining({ object: 'change-request-requested-reviewer', kind: 'user', user: expect.objectContaining({ id: s.reviewer.userId }), requestedBy: expect.objectContaining({ id: s.author.userId }), revision: cr.revision })]);
       const again = await unwrap(s.author.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers', { ...crPath(s.space.id, cr.id), body: { users: [s.second.userId, s.reviewer.userId] } }));
-      expect(again.users.sort()).toEqual([s.reviewer.userId, s.second.userId].sort());
+      // The requests of the users listed, in their order; the first ask of the reviewer stands.
+      expect(again.users!.map((request) => [request.user.id, request.createdAt])).toEqual([[s.second.userId, expect.any(String)], [s.reviewer.userId, asked.users![0]!.createdAt]]);
 
       const other = await organizationWithPeople(server, 'Other org', { outsider: 'admin' });
       expectError(await s.author.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers', { ...crPath(s.space.id, cr.id), body: { users: [other.people.outsider!.userId] } }), 400, /body\.users\.0/);
@@ -68,6 +69,20 @@ describeEachDialect('reviews and merge rules', (dialect) => {
       // Refusals added nobody.
       const listed = await unwrap(s.reader.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers', crPath(s.space.id, cr.id)));
       expect(listed.count).toBe(2);
+    });
+
+    it('sets the subject and description sent with the request, as updateChangeRequestById does; a refusal sets nothing', async () => {
+      const s = await setup();
+      const cr = await createCr(s.author.client, s.space.id, { subject: 'Draft' });
+      const path = crPath(s.space.id, cr.id);
+      expectError(await s.author.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers', { ...path, body: { users: ['nobody'], subject: 'Refused' } }), 400);
+      expect((await getCr(s.reader.client, s.space.id, cr.id)).subject).toBe('Draft');
+      const description = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Please check the install steps.', marks: [] }] }] }] };
+      await unwrap(s.author.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers', { ...path, body: { users: [s.reviewer.userId], subject: 'Install guide', description } as never }));
+      const updated = await getCr(s.reader.client, s.space.id, cr.id);
+      expect(updated.subject).toBe('Install guide');
+      expect(JSON.stringify(updated.description)).toContain('Please check the install steps.');
+      expect(updated.updatedAt >= cr.updatedAt).toBe(true);
     });
 
     it('takes no reviewers on an archived request (409)', async () => {
@@ -211,6 +226,26 @@ describeEachDialect('reviews and merge rules', (dialect) => {
       const page = await unwrap(s.reader.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/reviews', { params: { ...crPath(s.space.id, cr.id).params, query: { limit: 1 } } }));
       expect(page.items).toHaveLength(1);
       expect(page.next).toBeDefined();
+    });
+
+    it('keeps only outdated reviews with outdated=true, only current ones with false, and answers comments in the format asked', async () => {
+      const s = await setup();
+      const cr = await createCr(s.author.client, s.space.id);
+      await edit(s.author.client, s.space.id, cr.id, 'One');
+      await unwrap(review(s.reviewer.client, s.space.id, cr.id, 'changes-requested', { markdown: 'Fix **this**' }));
+      await edit(s.author.client, s.space.id, cr.id, 'Two');
+      await unwrap(review(s.second.client, s.space.id, cr.id, 'approved'));
+      const list = (query: { outdated?: boolean; format?: 'document' | 'markdown' }) =>
+        unwrap(s.reader.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/reviews', { params: { ...crPath(s.space.id, cr.id).params, query } }));
+      const outdated = await list({ outdated: true });
+      expect([outdated.count, outdated.items.map((item) => item.reviewer.id)]).toEqual([1, [s.reviewer.userId]]);
+      const current = await list({ outdated: false });
+      expect([current.count, current.items.map((item) => item.reviewer.id)]).toEqual([1, [s.second.userId]]);
+      expect((await list({ format: 'markdown' })).items[0]!.comment!.body).toEqual({ markdown: 'Fix **this**' });
+      const asDocument = (await list({ format: 'document' })).items[0]!.comment!.body as Record<string, unknown>;
+      expect(asDocument.markdown).toBeUndefined();
+      expect(JSON.stringify(asDocument)).toContain('Fix');
+      expectError(await s.reader.client.GET('/spaces/{spaceId}/change-requests/{changeRequestId}/reviews', { params: { ...crPath(s.space.id, cr.id).params, query: { format: 'html' as never } } }), 400);
     });
   });
 

@@ -85,7 +85,7 @@ describeEachDialect('role matrix', (dialect) => {
           ['comment', () => caller.client.POST('/spaces/{spaceId}/comments', { params: { path: { spaceId: space.id } }, body: { body: { markdown: 'hi' } } as never })],
           ['review', () => caller.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/reviews', { ...crPath, body: { status: 'approved' } })],
           ['admin', () => caller.client.PATCH('/spaces/{spaceId}', { params: { path: { spaceId: space.id } }, body: { title: 'Matrix space' } })],
-          ['admin', () => caller.client.GET('/spaces/{spaceId}/permissions', { params: { path: { spaceId: space.id } } })],
+          ['admin', () => caller.client.GET('/spaces/{spaceId}/permissions/users', { params: { path: { spaceId: space.id } } })],
           ['create', () => caller.client.POST('/orgs/{organizationId}/spaces', { params: { path: { organizationId: space.organization } }, body: { title: 'Inside', parent: collection.id } })],
           // Merge last: it closes the request.
           ['merge', () => caller.client.POST('/spaces/{spaceId}/change-requests/{changeRequestId}/merge', crPath)],

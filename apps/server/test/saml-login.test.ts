@@ -104,7 +104,7 @@ describeEachDialect('SAML sign-in', (dialect) => {
       const outside = await fetch(`${server.url}/auth/saml/${org.provider.id}/start?return=https://evil.example/`, { redirect: 'manual' });
       expect(new URL(outside.headers.get('location')!).searchParams.get('RelayState')).toBeNull();
       expect((await fetch(`${server.url}/auth/saml/unknownProvider/start`, { redirect: 'manual' })).status).toBe(404);
-      const pending = await unwrap(org.admin.client.POST('/orgs/{organizationId}/saml', { params: orgPath(org.organizationId), body: { label: 'Pending' } }));
+      const pending = await unwrap(org.admin.client.POST('/orgs/{organizationId}/saml', { params: orgPath(org.organizationId), body: { label: 'Pending', ssoURL: IDP_SSO } }));
       expect((await fetch(`${server.url}/auth/saml/${pending.id}/start`, { redirect: 'manual' })).status).toBe(404);
     });
   });
@@ -115,8 +115,9 @@ describeEachDialect('SAML sign-in', (dialect) => {
       const before = await memberCount(org.admin.client, org.organizationId);
       const response = await postAcs(org.provider.id, await responseFor(org.provider, 'New.Person@Example.com', { displayName: 'New Person' }));
       expect(response.status).toBe(200);
-      expect(response.headers.get('set-cookie')).toMatch(/quire_session=qk_[^;]+; Max-Age=43200; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax/);
-      const session = server.client(sessionToken(response)!);
+      // The same browser session a password sign-in opens (issue 24), for the configured absolute lifetime.
+      expect(response.headers.get('set-cookie')).toMatch(/^quire_session=qs_[^;]+; Max-Age=(?:604800|60479\d); Path=\/; HttpOnly; SameSite=Lax$/);
+      const session = server.sessionClient(sessionToken(response)!);
       const me = await unwrap(session.GET('/user'));
       expect(me).toMatchObject({ email: 'new.person@example.com', displayName: 'New Person' });
       const member = await unwrap(org.admin.client.GET('/orgs/{organizationId}/members/{userId}', { params: { path: { organizationId: org.organizationId, userId: me.id } } }));
@@ -126,7 +127,7 @@ describeEachDialect('SAML sign-in', (dialect) => {
       expect(await memberCount(org.admin.client, org.organizationId)).toBe(before + 1);
       // The session reads what the member's role allows.
       expect((await unwrap(session.GET('/orgs/{organizationId}/sso', { params: orgPath(org.organizationId) }))).items).toHaveLength(1);
-      expectError(await session.POST('/orgs/{organizationId}/saml', { params: orgPath(org.organizationId), body: { label: 'Not allowed' } }), 403);
+      expectError(await session.POST('/orgs/{organizationId}/saml', { params: orgPath(org.organizationId), body: { label: 'Not allowed', ssoURL: IDP_SSO } }), 403);
     });
 
     it('keeps an existing member\'s role and marks them sso; the session acts in this organization only', async () => {
@@ -140,7 +141,7 @@ describeEachDialect('SAML sign-in', (dialect) => {
       const response = await postAcs(org.provider.id, await responseFor(org.provider, readerEmail), '/auth/cli/start?redirect=x');
       expect(response.status).toBe(303);
       expect(response.headers.get('location')).toBe('/auth/cli/start?redirect=x');
-      const session = server.client(sessionToken(response)!);
+      const session = server.sessionClient(sessionToken(response)!);
       const member = await unwrap(session.GET('/orgs/{organizationId}/members/{userId}', { params: { path: { organizationId: org.organizationId, userId: reader.userId } } }));
       expect(member).toMatchObject({ role: 'read', sso: true, teams: 0 });
 

@@ -32,6 +32,7 @@ describeEachDialect('SAML providers', (dialect) => {
   const list = (client: QuireClient, organizationId: string, query: { page?: string; limit?: number } = {}) =>
     client.GET('/orgs/{organizationId}/saml', { params: { ...orgPath(organizationId), query } });
   const logins = (client: QuireClient, organizationId: string) => client.GET('/orgs/{organizationId}/sso', { params: orgPath(organizationId) });
+  const SSO_URL = 'https://idp.example.com/sso';
   const complete = () => ({ entityID: 'https://idp.example.com/metadata', ssoURL: 'https://idp.example.com/sso', certificate: idp.certificate });
 
   describe('createOrganizationSAMLProvider', () => {
@@ -54,21 +55,29 @@ describeEachDialect('SAML providers', (dialect) => {
       expect(await unwrap(get(org.admin.client, org.organizationId, provider.id))).toEqual(provider);
     });
 
-    it('creates a pending provider from a label alone; its unset fields are empty, its role the organization default', async () => {
+    it('creates a pending provider from a label and an SSO URL; its unset fields are empty, its role the organization default', async () => {
       const org = await organization();
-      const provider = await unwrap(create(org.admin.client, org.organizationId, { label: 'Later' }));
-      expect(provider).toMatchObject({ status: 'pending', ssoURL: '', entityID: '', certificate: '' });
+      const provider = await unwrap(create(org.admin.client, org.organizationId, { label: 'Later', ssoURL: SSO_URL }));
+      expect(provider).toMatchObject({ status: 'pending', ssoURL: 'https://idp.example.com/sso', entityID: '', certificate: '' });
       expect(provider.defaultTeam).toBeUndefined();
       const organizationDefault = (await unwrap(org.admin.client.GET('/orgs/{organizationId}', { params: orgPath(org.organizationId) }))).defaultRole;
       expect(provider.defaultRole).toBe(organizationDefault ?? null);
-      const guests = await unwrap(create(org.admin.client, org.organizationId, { label: 'Guests', defaultRole: null }));
+      const guests = await unwrap(create(org.admin.client, org.organizationId, { label: 'Guests', ssoURL: SSO_URL, defaultRole: null }));
       expect(guests.defaultRole).toBeNull();
+    });
+
+    it('refuses a provider without an SSO URL (400, nothing created): every provider answers its ssoURL as a URI, as the public shape requires', async () => {
+      const org = await organization();
+      expectError(await create(org.admin.client, org.organizationId, { label: 'Unconfigured' }), 400, /ssoURL/);
+      expectError(await create(org.admin.client, org.organizationId, { label: 'Unconfigured', entityID: 'urn:idp', certificate: idp.certificate }), 400, /ssoURL/);
+      expectError(await create(org.admin.client, org.organizationId, { label: 'Empty', ssoURL: '' }), 400, /ssoURL/);
+      expect((await unwrap(list(org.admin.client, org.organizationId))).items).toEqual([]);
     });
 
     it('accepts a certificate as bare base64 DER', async () => {
       const org = await organization();
       const base64 = idp.certificate.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, '');
-      const provider = await unwrap(create(org.admin.client, org.organizationId, { label: 'B64', certificate: base64 }));
+      const provider = await unwrap(create(org.admin.client, org.organizationId, { ssoURL: SSO_URL, label: 'B64', certificate: base64 }));
       expect(provider.certificate.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, '')).toBe(base64);
     });
 
@@ -78,23 +87,23 @@ describeEachDialect('SAML providers', (dialect) => {
       const otherTeam = await unwrap(other.admin.client.PUT('/orgs/{organizationId}/teams', { params: orgPath(other.organizationId), body: { title: 'Theirs' } }));
       const cases: Array<[unknown, RegExp]> = [
         [{}, /^body\.label/],
-        [{ label: '' }, /^body\.label/],
-        [{ label: 'x'.repeat(31) }, /^body\.label/],
-        [{ label: '   ' }, /^body\.label must not be blank/],
-        [{ label: 'L', entityID: 'e'.repeat(1025) }, /^body\.entityID/],
+        [{ ssoURL: SSO_URL, label: '' }, /^body\.label/],
+        [{ ssoURL: SSO_URL, label: 'x'.repeat(31) }, /^body\.label/],
+        [{ ssoURL: SSO_URL, label: '   ' }, /^body\.label must not be blank/],
+        [{ ssoURL: SSO_URL, label: 'L', entityID: 'e'.repeat(1025) }, /^body\.entityID/],
         [{ label: 'L', ssoURL: 'not a url' }, /^body\.ssoURL/],
         [{ label: 'L', ssoURL: 'javascript:alert(1)' }, /^body\.ssoURL must be an http\(s\) URL/],
         [{ label: 'L', ssoURL: `https://idp.example.com/${'p'.repeat(2048)}` }, /^body\.ssoURL/],
-        [{ label: 'L', certificate: 'c'.repeat(10001) }, /^body\.certificate/],
-        [{ label: 'L', certificate: 'not a certificate!' }, /^body\.certificate is neither PEM nor base64/],
-        [{ label: 'L', certificate: 'QUJD' }, /^body\.certificate does not parse as an X\.509 certificate/],
-        [{ label: 'L', certificate: '-----BEGIN CERTIFICATE-----\nQUJD\n-----END CERTIFICATE-----' }, /^body\.certificate does not parse as an X\.509 certificate/],
-        [{ label: 'L', certificate: '-----BEGIN PRIVATE KEY-----\nQUJD\n-----END PRIVATE KEY-----' }, /^body\.certificate is not a PEM certificate/],
-        [{ label: 'L', certificate: expired.certificate }, /^body\.certificate expired on \d{4}-/],
-        [{ label: 'L', certificate: notYetValid.certificate }, /^body\.certificate is not valid before \d{4}-/],
-        [{ label: 'L', defaultTeam: otherTeam.id }, /^body\.defaultTeam ".*" is not a team of the organization/],
-        [{ label: 'L', defaultRole: 'owner' }, /^body\.defaultRole/],
-        [{ label: 'L', colour: 'red' }, /^body\.colour is not allowed/],
+        [{ ssoURL: SSO_URL, label: 'L', certificate: 'c'.repeat(10001) }, /^body\.certificate/],
+        [{ ssoURL: SSO_URL, label: 'L', certificate: 'not a certificate!' }, /^body\.certificate is neither PEM nor base64/],
+        [{ ssoURL: SSO_URL, label: 'L', certificate: 'QUJD' }, /^body\.certificate does not parse as an X\.509 certificate/],
+        [{ ssoURL: SSO_URL, label: 'L', certificate: '-----BEGIN CERTIFICATE-----\nQUJD\n-----END CERTIFICATE-----' }, /^body\.certificate does not parse as an X\.509 certificate/],
+        [{ ssoURL: SSO_URL, label: 'L', certificate: '-----BEGIN PRIVATE KEY-----\nQUJD\n-----END PRIVATE KEY-----' }, /^body\.certificate is not a PEM certificate/],
+        [{ ssoURL: SSO_URL, label: 'L', certificate: expired.certificate }, /^body\.certificate expired on \d{4}-/],
+        [{ ssoURL: SSO_URL, label: 'L', certificate: notYetValid.certificate }, /^body\.certificate is not valid before \d{4}-/],
+        [{ ssoURL: SSO_URL, label: 'L', defaultTeam: otherTeam.id }, /^body\.defaultTeam ".*" is not a team of the organization/],
+        [{ ssoURL: SSO_URL, label: 'L', defaultRole: 'owner' }, /^body\.defaultRole/],
+        [{ ssoURL: SSO_URL, label: 'L', colour: 'red' }, /^body\.colour is not allowed/],
       ];
       for (const [body, message] of cases) expectError(await create(org.admin.client, org.organizationId, body), 400, message);
       expect((await unwrap(list(org.admin.client, org.organizationId))).items).toEqual([]);
@@ -103,10 +112,10 @@ describeEachDialect('SAML providers', (dialect) => {
     it('answers 403 below admin, 404 to another organization, 401 without a token', async () => {
       const org = await organization({ creator: 'create', guest: null });
       const other = await organization();
-      expectError(await create(org.people.creator!.client, org.organizationId, { label: 'No' }), 403);
-      expectError(await create(org.people.guest!.client, org.organizationId, { label: 'No' }), 403);
-      expectError(await create(other.admin.client, org.organizationId, { label: 'No' }), 404);
-      expectError(await create(server.client(), org.organizationId, { label: 'No' }), 401);
+      expectError(await create(org.people.creator!.client, org.organizationId, { ssoURL: SSO_URL, label: 'No' }), 403);
+      expectError(await create(org.people.guest!.client, org.organizationId, { ssoURL: SSO_URL, label: 'No' }), 403);
+      expectError(await create(other.admin.client, org.organizationId, { ssoURL: SSO_URL, label: 'No' }), 404);
+      expectError(await create(server.client(), org.organizationId, { ssoURL: SSO_URL, label: 'No' }), 401);
       expect((await unwrap(list(org.admin.client, org.organizationId))).items).toEqual([]);
     });
   });
@@ -115,7 +124,7 @@ describeEachDialect('SAML providers', (dialect) => {
     it('answers 404 for an unknown id and for another organization\'s provider, 403 below admin', async () => {
       const org = await organization({ editor: 'edit' });
       const other = await organization();
-      const provider = await unwrap(create(org.admin.client, org.organizationId, { label: 'Mine' }));
+      const provider = await unwrap(create(org.admin.client, org.organizationId, { ssoURL: SSO_URL, label: 'Mine' }));
       expectError(await get(org.admin.client, org.organizationId, 'missing'), 404);
       expectError(await get(other.admin.client, other.organizationId, provider.id), 404);
       expectError(await get(other.admin.client, org.organizationId, provider.id), 404);
@@ -127,7 +136,7 @@ describeEachDialect('SAML providers', (dialect) => {
     it('changes the given fields, becomes active once complete, and clears entityID and certificate with ""', async () => {
       const org = await organization();
       const team = await unwrap(org.admin.client.PUT('/orgs/{organizationId}/teams', { params: orgPath(org.organizationId), body: { title: 'SSO people' } }));
-      const provider = await unwrap(create(org.admin.client, org.organizationId, { label: 'Step by step' }));
+      const provider = await unwrap(create(org.admin.client, org.organizationId, { ssoURL: SSO_URL, label: 'Step by step' }));
       const first = await unwrap(update(org.admin.client, org.organizationId, provider.id, { ssoURL: 'https://idp.example.com/sso', entityID: 'urn:idp' }));
       expect(first).toMatchObject({ label: 'Step by step', status: 'pending', ssoURL: 'https://idp.example.com/sso', entityID: 'urn:idp', certificate: '' });
       const second = await unwrap(update(org.admin.client, org.organizationId, provider.id, { certificate: idp.certificate, label: 'Renamed', defaultTeam: team.id, defaultRole: 'read' }));
@@ -154,7 +163,7 @@ describeEachDialect('SAML providers', (dialect) => {
     it('deletes (204), also when absent; 403 below admin and 404 to another organization change nothing', async () => {
       const org = await organization({ creator: 'create' });
       const other = await organization();
-      const provider = await unwrap(create(org.admin.client, org.organizationId, { label: 'Gone soon' }));
+      const provider = await unwrap(create(org.admin.client, org.organizationId, { ssoURL: SSO_URL, label: 'Gone soon' }));
       expect((await remove(org.people.creator!.client, org.organizationId, provider.id)).response.status).toBe(403);
       expect((await remove(other.admin.client, org.organizationId, provider.id)).response.status).toBe(404);
       expect((await remove(other.admin.client, other.organizationId, provider.id)).response.status).toBe(204);
@@ -170,8 +179,8 @@ describeEachDialect('SAML providers', (dialect) => {
       const org = await organization({ editor: 'edit' });
       const other = await organization();
       const created = [];
-      for (const label of ['One', 'Two', 'Three']) created.push(await unwrap(create(org.admin.client, org.organizationId, { label })));
-      await unwrap(create(other.admin.client, other.organizationId, { label: 'Theirs' }));
+      for (const label of ['One', 'Two', 'Three']) created.push(await unwrap(create(org.admin.client, org.organizationId, { label, ssoURL: SSO_URL })));
+      await unwrap(create(other.admin.client, other.organizationId, { ssoURL: SSO_URL, label: 'Theirs' }));
       const all = await unwrap(list(org.admin.client, org.organizationId));
       expect(all.count).toBe(3);
       expect(all.items.map((item) => item.label)).toEqual(['One', 'Two', 'Three']);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createQuireClient, type QuireClient } from '@quire/client';
 import { loadConfig } from '../src/config.js';
 import type { Db, DialectName } from '../src/db/index.js';
-import type { OpenApiDocument } from '../src/http/openapi/spec.js';
+import type { OpenApiDocument } from '../src/http/openapi/contract.js';
 import type { Handlers } from '../src/http/registry.js';
 import { newId } from '../src/ids.js';
 import type { JobHandlers } from '../src/jobs/runner.js';
@@ -17,7 +17,7 @@ import { recordAnswer } from './gates/wire-gate.js';
 
 export interface TestServerOptions {
   dialect?: DialectName;
-  spec?: OpenApiDocument;
+  contract?: OpenApiDocument;
   handlers?: Handlers;
   jobHandlers?: JobHandlers;
   /** Extra environment, e.g. QUIRE_BODY_LIMIT. */
@@ -29,12 +29,19 @@ export interface TestServer {
   url: string;
   db: Db;
   dialect: DialectName;
+  /** The DATABASE_URL of this server's database, for a second process started on the same one. */
+  databaseUrl: string;
   running: RunningServer;
   /** A new organization with a new admin and their token. */
   bootstrap(organizationTitle?: string): Promise<{ organizationId: string; userId: string; token: string }>;
   /** Adds a member (created if new; `null` role = guest) and returns a token for them. */
   addMember(organizationId: string, email: string, role: RoleOrGuest): Promise<{ userId: string; token: string }>;
   client(token?: string): QuireClient;
+  /**
+   * A client acting as a browser session: the `quire_session` cookie with `secret`, and on every request the
+   * session's `csrfToken` (when given) and this server's own Origin, as Quire's pages send them.
+   */
+  sessionClient(secret: string, csrfToken?: string): QuireClient;
   close(): Promise<void>;
 }
 
@@ -69,7 +76,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     running = await startServer({
       config,
       logger,
-      ...(options.spec ? { spec: options.spec } : {}),
+      ...(options.contract ? { contract: options.contract } : {}),
       ...(options.handlers ? { handlers: options.handlers } : {}),
       ...(options.jobHandlers ? { jobHandlers: options.jobHandlers } : {}),
     });
@@ -79,17 +86,24 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     throw error;
   }
   const services = running.services;
-  // Only a server serving Quire's own contract is held to the public API's (tests of the app pass small specs).
-  const checkWire = !options.spec && !options.handlers;
+  // Only a server serving Quire's own contract is held to the public API's (tests of the app pass small contracts).
+  const checkWire = !options.contract && !options.handlers;
   return {
     url: running.url,
     db: running.database.db,
     dialect,
+    databaseUrl: database.url,
     running,
     bootstrap: (organizationTitle = 'Test organization') =>
       bootstrap(services, { organizationTitle, email: `owner-${newId(8).toLowerCase()}@example.com`, displayName: 'Test Owner' }),
     addMember: (organizationId, email, role) => addMember(services, { organizationId, email, role }),
     client: (token) => createQuireClient({ baseUrl: running.url, ...(token ? { token } : {}), retry: false, ...(checkWire ? { fetch: wireCheckedFetch } : {}) }),
+    sessionClient: (secret, csrfToken) => createQuireClient({
+      baseUrl: running.url,
+      headers: { cookie: `quire_session=${secret}`, origin: running.url, ...(csrfToken ? { 'x-csrf-token': csrfToken } : {}) },
+      retry: false,
+      ...(checkWire ? { fetch: wireCheckedFetch } : {}),
+    }),
     close: async () => {
       await running.close();
       await database.drop();

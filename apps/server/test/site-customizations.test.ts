@@ -2,7 +2,7 @@ import { unwrap, type QuireClient } from '@quire/client';
 import { describe, expect, it } from 'vitest';
 import { contentFixtures, md } from './content-fixtures.js';
 import { describeEachDialect } from './dialects.js';
-import { createCollection, createSpace, expectError, newOrg, organizationWithPeople, useTestServer } from './helpers.js';
+import { createCollection, createSpace, expectError, newMember, newOrg, organizationWithPeople, useTestServer } from './helpers.js';
 
 describeEachDialect('site customizations', (dialect) => {
   const server = useTestServer({ dialect });
@@ -123,6 +123,19 @@ describeEachDialect('site customizations', (dialect) => {
   });
 
   describe('getSiteSpaceCustomizationById', () => {
+    it('answers 404, exactly as for a missing one, to a guest or a member who cannot see the site space\'s space', async () => {
+      const w = await world();
+      const guest = await newMember(server, w, null);
+      await unwrap(w.admin.PATCH('/spaces/{spaceId}', { params: { path: { spaceId: w.spaceB.id } }, body: { defaultLevel: null } }));
+      const missing = await getSiteSpace(w.admin, w.organizationId, w.site.id, 'noSuchSiteSpace');
+      expectError(missing, 404);
+      const message = (missing.error as { error: { message: string } }).error.message;
+      expectError(await getSiteSpace(guest.client, w.organizationId, w.site.id, w.siteSpaceA.id), 404, message);
+      expectError(await getSiteSpace(w.reader, w.organizationId, w.site.id, w.siteSpaceB.id), 404, message);
+      await unwrap(getSiteSpace(w.reader, w.organizationId, w.site.id, w.siteSpaceA.id));
+      await unwrap(getSiteSpace(w.admin, w.organizationId, w.site.id, w.siteSpaceB.id));
+    });
+
     it("answers the site's settings merged with the site space's overrides; 404 for a site space of another site", async () => {
       const w = await world();
       await unwrap(putSite(w.admin, w.organizationId, w.site.id, branded(w)));

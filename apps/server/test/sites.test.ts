@@ -3,7 +3,7 @@ import type { components } from '@quire/api-types';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { describeEachDialect } from './dialects.js';
-import { createSpace, expectError, newOrg, organizationWithPeople, useTestServer } from './helpers.js';
+import { createSpace, expectError, newMember, newOrg, organizationWithPeople, useTestServer } from './helpers.js';
 import { storedText } from './storage-facts.js';
 
 
@@ -46,6 +46,16 @@ describeEachDialect('docs sites', (dialect) => {
     client.POST('/orgs/{organizationId}/sites/{siteId}/section-groups', { params: sitePath(organizationId, siteId), body: body as never });
   const createLink = (client: QuireClient, organizationId: string, siteId: string, name: string) =>
     client.POST('/orgs/{organizationId}/sites/{siteId}/share-links', { params: sitePath(organizationId, siteId), body: { name } });
+  /**
+   * Values of a name that becomes one segment of an address, refused by the contract's pattern (so by the
+   * request validator, before any service code): what path-normalising clients would resolve or split.
+   */
+  const BAD_SEGMENTS = ['.', '..', 'a/b', '/', 'a\\b', '%2E%2E', 'a%2Fb', '%2e', 'a\u0000b', 'a\nb', 'a\u007fb', '.hidden', '-dash'];
+  const expectSegmentRefused = (answer: { response: Response; error?: unknown }, value: string) => {
+    expect(answer.response.status, JSON.stringify(value)).toBe(400);
+    // NUL is refused earlier still, by the body reader, for every field.
+    expect(JSON.stringify(answer.error), JSON.stringify(value)).toMatch(/pattern|NUL character/);
+  };
 
   describe('createSite', () => {
     it('creates an unpublished basic public site whose spaces become site spaces in order, the first the default', async () => {
@@ -73,6 +83,20 @@ describeEachDialect('docs sites', (dialect) => {
   });
 
   describe('listSites', () => {
+    it('answers a space the caller cannot see exactly as an unknown id: no site', async () => {
+      const w = await world();
+      const guest = await newMember(server, { organizationId: w.organizationId }, null);
+      await unwrap(create(w.admin, w.organizationId, { title: 'Hidden', spaces: [w.spaceB.id] }));
+      await unwrap(w.admin.PATCH('/spaces/{spaceId}', { params: { path: { spaceId: w.spaceB.id } }, body: { defaultLevel: null } }));
+      const list = (client: QuireClient, space: string) => unwrap(client.GET('/orgs/{organizationId}/sites', { params: { ...sitesPath(w.organizationId), query: { space } } }));
+      const unknown = await list(w.reader, 'noSuchSpace');
+      expect(unknown).toMatchObject({ items: [], count: 0 });
+      expect(await list(w.reader, w.spaceB.id)).toEqual(unknown);
+      expect(await list(guest.client, w.spaceB.id)).toEqual(await list(guest.client, 'noSuchSpace'));
+      expect(await list(w.reader, w.foreignSpace.id)).toEqual(unknown);
+      expect((await list(w.admin, w.spaceB.id)).items.map((site) => site.title)).toEqual(['Hidden']);
+    });
+
     it('filters by space, title, published status and type, and pages', async () => {
       const w = await world();
       const one = await unwrap(create(w.admin, w.organizationId, { title: 'Developer Portal', spaces: [w.spaceA.id] }));
@@ -109,6 +133,15 @@ describeEachDialect('docs sites', (dialect) => {
   });
 
   describe('updateSiteById', () => {
+    it('refuses a basename that is not one plain address segment (`.`, `..`, slashes, percent-encodings, control characters) in the contract, changing nothing', async () => {
+      const w = await world();
+      const site = await unwrap(create(w.admin, w.organizationId));
+      for (const basename of BAD_SEGMENTS) expectSegmentRefused(await update(w.admin, w.organizationId, site.id, { basename }), basename);
+      expect((await unwrap(getSite(w.admin, w.organizationId, site.id))).basename).toBeUndefined();
+      // What the public API's examples use (`api`) and names with inner dots stay accepted.
+      for (const basename of ['api', 'v2.docs', 'docs_2']) expect((await unwrap(update(w.admin, w.organizationId, site.id, { basename }))).basename).toBe(basename);
+    });
+
     it('changes the given settings and keeps the others', async () => {
       const w = await world();
       const site = await unwrap(create(w.admin, w.organizationId, { title: 'Docs', spaces: [w.spaceA.id, w.spaceB.id] }));
@@ -272,6 +305,25 @@ describeEachDialect('docs sites', (dialect) => {
   });
 
   describe('updateSiteSpaceById', () => {
+    it('answers a patch with nothing to set (200) with the site space unchanged', async () => {
+      const w = await world();
+      const site = await unwrap(create(w.admin, w.organizationId, { spaces: [w.spaceA.id, w.spaceB.id] }));
+      const [first] = (await unwrap(siteSpaces(w.admin, w.organizationId, site.id))).items;
+      const unchanged = await unwrap(w.admin.PATCH('/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', { params: siteSpacePath(w.organizationId, site.id, first!.id), body: {} }));
+      expect(unchanged).toEqual(first);
+      expect((await unwrap(siteSpaces(w.admin, w.organizationId, site.id))).items[0]).toEqual(first);
+    });
+
+    it('refuses a path that is not one plain address segment (`.`, `..`, slashes, percent-encodings, control characters) in the contract, changing nothing', async () => {
+      const w = await world();
+      const site = await unwrap(create(w.admin, w.organizationId, { spaces: [w.spaceA.id] }));
+      const [first] = (await unwrap(siteSpaces(w.admin, w.organizationId, site.id))).items;
+      for (const path of BAD_SEGMENTS) {
+        expectSegmentRefused(await w.admin.PATCH('/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', { params: siteSpacePath(w.organizationId, site.id, first!.id), body: { path } }), path);
+      }
+      expect((await unwrap(siteSpaces(w.admin, w.organizationId, site.id))).items[0]!.path).toBe(first!.path);
+    });
+
     it('sets the path, sets and removes the condition, swaps the space', async () => {
       const w = await world();
       const spaceC = await createSpace({ organizationId: w.organizationId, client: w.admin }, { title: 'Changelog' });
@@ -346,6 +398,19 @@ describeEachDialect('docs sites', (dialect) => {
   });
 
   describe('addSectionToSite', () => {
+    it('answers 409, as addSpaceToSite does, for a space the site publishes already, and changes nothing', async () => {
+      const w = await world();
+      const site = await unwrap(create(w.admin, w.organizationId, { spaces: [w.spaceA.id] }));
+      const before = await unwrap(siteSpaces(w.admin, w.organizationId, site.id));
+      expectError(await addSpace(w.admin, w.organizationId, site.id, { spaceId: w.spaceA.id }), 409);
+      expectError(await addSection(w.admin, w.organizationId, site.id, { spaceId: w.spaceA.id, title: 'Again' }), 409);
+      expect((await unwrap(w.admin.GET('/orgs/{organizationId}/sites/{siteId}/sections', { params: sitePath(w.organizationId, site.id) }))).items).toEqual([]);
+      expect(await unwrap(siteSpaces(w.admin, w.organizationId, site.id))).toEqual(before);
+      const section = await unwrap(addSection(w.admin, w.organizationId, site.id, { spaceId: w.spaceB.id, title: 'Reference' }));
+      expectError(await addSection(w.admin, w.organizationId, site.id, { spaceId: w.spaceB.id, title: 'Reference again' }), 409);
+      expect((await unwrap(w.admin.GET('/orgs/{organizationId}/sites/{siteId}/sections', { params: sitePath(w.organizationId, site.id) }))).items).toEqual([section]);
+    });
+
     it('creates the first section (the default) and moves the root site spaces into it', async () => {
       const w = await world();
       const site = await unwrap(create(w.admin, w.organizationId, { spaces: [w.spaceA.id] }));
@@ -375,6 +440,26 @@ describeEachDialect('docs sites', (dialect) => {
   });
 
   describe('updateSiteSectionById', () => {
+    it('answers a patch with nothing to set (200) with the section unchanged', async () => {
+      const w = await world();
+      const site = await unwrap(create(w.admin, w.organizationId));
+      const section = await unwrap(addSection(w.admin, w.organizationId, site.id, { spaceId: w.spaceA.id, icon: 'book' }));
+      const unchanged = await unwrap(w.admin.PATCH('/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { params: { path: { organizationId: w.organizationId, siteId: site.id, siteSectionId: section.id } }, body: {} }));
+      expect(unchanged).toEqual(section);
+      expect((await unwrap(w.admin.GET('/orgs/{organizationId}/sites/{siteId}/sections', { params: sitePath(w.organizationId, site.id) }))).items).toEqual([section]);
+    });
+
+    it('refuses a path that is not one plain address segment (`.`, `..`, slashes, percent-encodings, control characters) in the contract, changing nothing', async () => {
+      const w = await world();
+      const site = await unwrap(create(w.admin, w.organizationId));
+      const section = await unwrap(addSection(w.admin, w.organizationId, site.id, { spaceId: w.spaceA.id }));
+      for (const path of BAD_SEGMENTS) {
+        expectSegmentRefused(await w.admin.PATCH('/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { params: { path: { organizationId: w.organizationId, siteId: site.id, siteSectionId: section.id } }, body: { path } }), path);
+      }
+      const list = await unwrap(w.admin.GET('/orgs/{organizationId}/sites/{siteId}/sections', { params: sitePath(w.organizationId, site.id) }));
+      expect(list.items[0]!.path).toBe(section.path);
+    });
+
     it('changes title, icon, path, condition, group and the default section', async () => {
       const w = await world();
       const site = await unwrap(create(w.admin, w.organizationId));
@@ -446,6 +531,15 @@ describeEachDialect('docs sites', (dialect) => {
   });
 
   describe('updateSiteSectionGroupById', () => {
+    it('answers a patch with nothing to set (200) with the group unchanged', async () => {
+      const w = await world();
+      const site = await unwrap(create(w.admin, w.organizationId));
+      const group = await unwrap(addGroup(w.admin, w.organizationId, site.id, { title: 'A', icon: 'star' }));
+      const unchanged = await unwrap(w.admin.PATCH('/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}', { params: { path: { organizationId: w.organizationId, siteId: site.id, siteSectionGroupId: group.id } }, body: {} }));
+      expect(unchanged).toEqual(group);
+      expect((await unwrap(w.admin.GET('/orgs/{organizationId}/sites/{siteId}/section-groups', { params: sitePath(w.organizationId, site.id) }))).items).toEqual([group]);
+    });
+
     it('changes the title and icon', async () => {
       const w = await world();
       const site = await unwrap(create(w.admin, w.organizationId));

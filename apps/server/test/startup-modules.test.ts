@@ -43,5 +43,5 @@ describe('what starting the server loads', () => {
       'pg', // only when DATABASE_URL is postgres://
     ];
     expect(later.filter((name) => loaded.has(name))).toEqual([]);
-  });
+  }, 90_000);
 });

@@ -1,3 +1,4 @@
+import { findUserPasswordHash } from '../src/stores/user-password-store.js';
 import { materializeRoot, type MaterializedTree } from '../src/content/index.js';
 import type { Database } from '../src/db/schema.js';
 import { SqlObjectReader } from '../src/stores/content-object-store.js';
@@ -117,8 +118,20 @@ export async function storedLinks(server: TestServer, revisionId: string): Promi
   return { set, rows: rows.length };
 }
 
-/** Sessions (tokens scoped to an organization) stored for the organization: no operation lists tokens. */
+/** Browser sessions scoped to the organization (opened through its SSO), of everyone: an operation lists only the caller's. */
 export async function storedSessionCount(server: TestServer, organizationId: string): Promise<number> {
-  const rows = await server.db.selectFrom('api_tokens').select('id').where('organization_id', '=', organizationId).execute();
+  const rows = await server.db.selectFrom('browser_sessions').select('id').where('organization_id', '=', organizationId).execute();
   return rows.length;
+}
+
+/** The password hash stored for a user (none for people who never set one). */
+export async function storedPasswordHash(server: TestServer, userId: string): Promise<string | undefined> {
+  return findUserPasswordHash(server.db, userId);
+}
+
+/** Rows of the OpenID Connect tables: what a refused sign-in must not have added. */
+export async function storedOidcRows(server: TestServer): Promise<{ identities: number; pending: number }> {
+  const identities = await server.db.selectFrom('user_oidc_identities').select('subject').execute();
+  const pending = await server.db.selectFrom('oidc_pending_logins').select('state_hash').execute();
+  return { identities: identities.length, pending: pending.length };
 }

@@ -83,3 +83,29 @@ export function fileObject(writer: TreeWriter, file: Omit<FileObject, 'kind' | '
 export async function plantCommentMarkdown(server: TestServer, commentId: string, markdown: string): Promise<void> {
   await updateComment(server.db, commentId, { body: markdown, body_format: 'markdown' });
 }
+
+/** Moves an invitation's expiry, e.g. into the past, as if its time had run out (the API takes future expiries only). */
+export async function setInviteExpiry(server: TestServer, inviteId: string, expiresAt: Date): Promise<void> {
+  await server.db.updateTable('organization_invites').set({ expires_at: expiresAt.toISOString() }).where('id', '=', inviteId).execute();
+}
+
+/** Moves every pending OpenID Connect sign-in's expiry into the past, as if the person had taken too long. */
+export async function expireOidcPendingLogins(server: TestServer): Promise<void> {
+  await server.db.updateTable('oidc_pending_logins').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).execute();
+}
+
+/** Disables a membership: the state an administrator's suspension leaves, which no operation of the contract sets yet. */
+export async function disableMembership(server: TestServer, organizationId: string, userId: string): Promise<void> {
+  await server.db.updateTable('organization_members').set({ disabled: 1 }).where('organization_id', '=', organizationId).where('user_id', '=', userId).execute();
+}
+
+/**
+ * Moves a browser session's last use and absolute expiry, as if that much time had gone by: the idle and
+ * absolute expiries cannot be waited for in a test.
+ */
+export async function backdateBrowserSession(server: TestServer, sessionId: string, times: { lastUsedAt?: Date; expiresAt?: Date }): Promise<void> {
+  await server.db.updateTable('browser_sessions').set({
+    ...(times.lastUsedAt ? { last_used_at: times.lastUsedAt.toISOString() } : {}),
+    ...(times.expiresAt ? { expires_at: times.expiresAt.toISOString() } : {}),
+  }).where('id', '=', sessionId).execute();
+}

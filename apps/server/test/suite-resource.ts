@@ -5,11 +5,11 @@ import { afterAll, beforeAll } from 'vitest';
  * them. The answer stands for it: each property is read from it once it has started, so that suites use
  * the answer as they would the thing itself, without a `let` assigned in a hook.
  */
-export function useForSuite<T extends object>(what: string, start: () => Promise<T>, stop: (started: T) => Promise<void>): T {
+export function useForSuite<T extends object>(what: string, start: () => Promise<T>, stop: (started: T) => Promise<void>, startTimeoutMs?: number): T {
   let started: T | undefined;
   beforeAll(async () => {
     started = await start();
-  });
+  }, startTimeoutMs);
   afterAll(async () => {
     if (started) await stop(started);
   });

@@ -41,4 +41,4 @@ describeEachDialect('worker process', (dialect) => {
       await handle.close();
     }
   });
-});
+}, { timeout: 120_000 });

@@ -1,7 +1,7 @@
 import { OFF_THREAD_MARKDOWN_LENGTH, ON_THREAD_INLINE_DELIMITERS } from '@quire/markdown-rules';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRenderPool } from './render-pool.js';
-import { renderMarkdown } from './markdown.js';
+import { renderMarkdown } from '@quire/render';
 
 /** The slowest arrangement of inline delimiters measured, with `delimiters` of them in one paragraph. */
 const dense = (delimiters: number): string => '*a*b'.repeat(Math.floor(delimiters / 2)) + (delimiters % 2 === 1 ? '*' : '');

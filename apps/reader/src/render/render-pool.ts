@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parsesOffThread } from '@quire/markdown-rules';
 import { Piscina } from 'piscina';
-import type { RenderInput, RenderOutput } from './markdown.js';
+import type { RenderInput, RenderOutput } from '@quire/render';
 
 /*
  * Rendering a page is synchronous CPU work (parse, sanitize, highlight). Small pages render on the event loop,
@@ -19,11 +19,11 @@ import type { RenderInput, RenderOutput } from './markdown.js';
  * once it listens.
  */
 
-type Renderer = typeof import('./markdown.js');
+type Renderer = typeof import('@quire/render');
 let renderer: Promise<Renderer> | undefined;
 
 function loadRenderer(): Promise<Renderer> {
-  renderer ??= import('./markdown.js').catch((error: unknown) => {
+  renderer ??= import('@quire/render').catch((error: unknown) => {
     renderer = undefined;
     throw error;
   });

@@ -53,6 +53,11 @@ export class LruCache<V> {
     if (this.entries.get(key)?.value === value) this.entries.delete(key);
   }
 
+  /** Forgets every entry whose key and value `matches`. */
+  deleteWhere(matches: (key: string, value: V) => boolean): void {
+    for (const [key, entry] of this.entries) if (matches(key, entry.value)) this.entries.delete(key);
+  }
+
   get size(): number {
     return this.entries.size;
   }

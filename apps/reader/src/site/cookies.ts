@@ -4,8 +4,8 @@ import type { IncomingMessage } from 'node:http';
 export const SHARE_COOKIE = 'quire_share_key';
 export const JWT_COOKIE = 'quire_visitor_jwt';
 /**
- * The session signing in through SAML starts (set by the API's `/auth/saml/<id>/acs`, HttpOnly, path /): a
- * member's token, forwarded to the lookup alone so that members read their organization's restricted sites.
+ * The browser session a sign-in opens (set by the API's `signIn` or `/auth/saml/<id>/acs`, HttpOnly, path /):
+ * forwarded to the lookup alone so that members read their organization's restricted sites.
  */
 export const SESSION_COOKIE = 'quire_session';
 

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { RenderedHeading } from '../render/markdown.js';
-import { escapeHtml as e, safeColor, safeUrl } from './html.js';
+import type { RenderedHeading } from '@quire/render';
+import { siteHeader } from './header.js';
+import { escapeHtml as e, safeUrl } from './html.js';
+import { linkTo } from './site-links.js';
+import { themeAttributes, themeStyle } from './theme.js';
 import type { SitePage, SiteTree } from './tree.js';
 import type { PublishedSite, RevisionPage, SiteCustomization, SiteSection, SiteSectionGroup, SiteSpace } from './types.js';
 
@@ -9,7 +12,8 @@ import type { PublishedSite, RevisionPage, SiteCustomization, SiteSection, SiteS
  * links), announcement, section tabs and section-group menus (<details>, so they open without script),
  * site-space switcher, sidebar page tree, breadcrumbs, the content, previous/next, on-page TOC, footer.
  * Landmarks: header (banner), nav (labelled), main, aside, footer (contentinfo). Works without JavaScript;
- * the script (assets/reader.js) only adds the theme toggle, live search and copy buttons.
+ * the script (assets/reader.js) adds the theme toggle, the page tree's drawer and the search icon on narrow
+ * screens, live search and copy buttons. The header is `header.ts`, the theme and the site's colours `theme.ts`.
  *
  * The only inline code is one <style> of the site's colours; the Content-Security-Policy allows it by its
  * SHA-256 hash (styleHash), so no nonce is needed and cached pages stay byte-identical.
@@ -62,50 +66,6 @@ export function addressPath(url: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function themeStyle(customization: SiteCustomization): string {
-  const styling = customization.styling;
-  const rules: string[] = [];
-  const light: string[] = [];
-  const dark: string[] = [];
-  const pairs: Array<[string, { light: string; dark: string } | undefined]> = [
-    ['--primary', styling?.primaryColor],
-    ['--info', styling?.infoColor],
-    ['--success', styling?.successColor],
-    ['--warning', styling?.warningColor],
-    ['--danger', styling?.dangerColor],
-    ['--tint', styling?.tint?.color],
-  ];
-  for (const [name, value] of pairs) {
-    const l = safeColor(value?.light);
-    const d = safeColor(value?.dark);
-    if (l) light.push(`${name}:${l}`);
-    if (d) dark.push(`${name}:${d}`);
-  }
-  if (light.length) rules.push(`:root{${light.join(';')}}`);
-  if (dark.length) rules.push(`:root[data-theme=dark]{${dark.join(';')}}`);
-  return rules.join('');
-}
-
-function linkTo(to: unknown, ctx: LayoutContext): string | undefined {
-  if (!to || typeof to !== 'object') return undefined;
-  const target = to as { kind?: string; url?: string; page?: string };
-  if (target.kind === 'url') return safeUrl(target.url);
-  if (target.kind === 'page' && typeof target.page === 'string') return ctx.tree.byId.get(target.page)?.href;
-  return undefined;
-}
-
-function headerLinks(ctx: LayoutContext): string {
-  const links = ctx.customization.header?.links ?? [];
-  const items = links
-    .map((link) => {
-      const href = linkTo(link.to, ctx);
-      const style = link.style === 'button-primary' || link.style === 'button-secondary' ? ` class="${link.style}"` : '';
-      return href ? `<li><a href="${e(href)}"${style}>${e(link.title)}</a></li>` : '';
-    })
-    .join('');
-  return items ? `<nav aria-label="Site links" class="header-links"><ul>${items}</ul></nav>` : '';
 }
 
 function isGroup(entry: SiteSection | SiteSectionGroup): entry is SiteSectionGroup {
@@ -233,28 +193,17 @@ function announcement(ctx: LayoutContext): string {
   return `<div class="announcement announcement-${e(style)}" role="region" aria-label="Announcement">${e(ann.message)}${link}</div>`;
 }
 
-function logo(ctx: LayoutContext, title: string): string {
-  const light = safeUrl(ctx.customization.header?.logo?.light);
-  const dark = safeUrl(ctx.customization.header?.logo?.dark);
-  if (!light) return `<span class="site-title">${e(title)}</span>`;
-  const darkImg = dark && dark !== light ? `<img class="logo logo-dark" src="${e(dark)}" alt="${e(title)}">` : '';
-  return `<img class="logo logo-light${darkImg ? '' : ' logo-both'}" src="${e(light)}" alt="${e(title)}">${darkImg}`;
-}
-
 /** The whole HTML document of one page of the site. */
 export function renderLayout(ctx: LayoutContext, body: PageBody): RenderedLayout {
   const siteTitle = ctx.customization.title ?? ctx.site.site.title;
-  const theme = ctx.customization.themes?.default ?? 'light';
-  const toggleable = ctx.customization.themes?.toggeable !== false;
   const style = themeStyle(ctx.customization);
   const styleHash = `'sha256-${createHash('sha256').update(style).digest('base64')}'`;
   const favicon = safeUrl(ctx.customization.favicon?.icon?.light);
-  const searchAction = `${ctx.basePath}/search`;
   const showToc = body.layout?.tableOfContents !== false && body.layout?.outline !== false;
   const wide = body.layout?.width === 'wide' ? ' wide' : '';
   const home = ctx.tree.first?.href ?? (ctx.basePath || '/');
   const html = `<!doctype html>
-<html lang="en" data-theme="${theme === 'dark' ? 'dark' : 'light'}" data-theme-default="${theme === 'dark' ? 'dark' : 'light'}">
+<html lang="en" ${themeAttributes(ctx.customization)}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -266,11 +215,7 @@ ${body.description ? `<meta name="description" content="${e(body.description)}">
 </head>
 <body>
 <a class="skip-link" href="#content">Skip to content</a>
-${announcement(ctx)}<header class="header">
-<a class="home" href="${e(home)}">${logo(ctx, siteTitle)}</a>
-<form class="search" role="search" action="${e(searchAction)}" method="get"><label for="search-q" class="visually-hidden">Search</label><input id="search-q" type="search" name="q" placeholder="Search" autocomplete="off"><button type="submit">Search</button></form>
-${headerLinks(ctx)}${toggleable ? '<button type="button" class="theme-toggle" hidden aria-label="Toggle dark theme">Theme</button>' : ''}
-</header>
+${announcement(ctx)}${siteHeader(ctx, siteTitle, home)}
 ${sectionTabs(ctx)}<div class="layout${wide}">
 ${sidebar(ctx, body.current)}
 <main id="content" tabindex="-1">

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generateCorpus, LABELLED_SET } from '../bench/conversation-corpus.js';
+import { generateCorpus, LABELLED_SET } from '../../bench/conversation-corpus.js';
 import { groupBatch } from './clustering.js';
 import { findIssues } from './issues.js';
 import { adjustedRandIndex, purity } from './metrics.js';

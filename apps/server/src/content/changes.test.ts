@@ -3,7 +3,7 @@ import { applyContentChanges, type ContentChangeInput } from './changes.js';
 import { ContentError } from './errors.js';
 import { CachingObjectReader, MemoryObjectStore, readMarkdown, TreeWriter } from './objects.js';
 import { hashObject } from './hash.js';
-import { fixedClock, flush, sequentialIds } from './test-support.js';
+import { fixedClock, flush, sequentialIds } from '../../test/support/content-core.js';
 import { materialize, WorkingTree } from './tree.js';
 
 // A 3x2 PNG: signature, then the IHDR chunk (enough for the header reader).

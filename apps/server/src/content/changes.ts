@@ -18,6 +18,10 @@ import { markdownHash, WorkingTree, type PageNode, type PagePatch } from './tree
  * applying the batch does not parse it again.
  */
 type PageChange = Extract<ChangeRequestContentChange, { operation: 'insert_page' | 'update_page' | 'delete_page' }> & { checkedLinks?: LinkDestination[] };
+/** A reusable content change, with its markdown's links when already checked (as for pages). */
+type ReusableChange = Extract<ChangeRequestContentChange, { operation: 'insert_reusable_content' | 'update_reusable_content' | 'delete_reusable_content' }> & {
+  checkedLinks?: LinkDestination[];
+};
 
 /** A file of an `insert_files` change, with its bytes already decoded (base64) or downloaded (url). */
 export interface FileInput {
@@ -27,7 +31,7 @@ export interface FileInput {
   data: Uint8Array;
 }
 
-export type ContentChangeInput = PageChange | { operation: 'insert_files'; files: FileInput[] };
+export type ContentChangeInput = PageChange | ReusableChange | { operation: 'insert_files'; files: FileInput[] };
 
 export interface AppliedChange {
   object: 'created_page' | 'updated_page' | 'deleted_page';
@@ -35,10 +39,18 @@ export interface AppliedChange {
   ref?: string;
 }
 
+export interface AppliedReusableChange {
+  object: 'created_reusable_content' | 'updated_reusable_content' | 'deleted_reusable_content';
+  reusableContent: string;
+  ref?: string;
+}
+
 export interface ApplyChangesResult {
   root: string;
   /** One entry per page change, in the order of the batch. */
   changes: AppliedChange[];
+  /** One entry per reusable content change, in the order of the batch. */
+  reusableChanges: AppliedReusableChange[];
   /** The files added by `insert_files`, in the order of the batch. */
   insertedFiles: FileObject[];
 }
@@ -68,13 +80,14 @@ export async function applyContentChanges(
       throw error instanceof ContentError ? error.atChange(index) : error;
     }
   });
-  return { root: tree.commit(writer), changes: batch.applied, insertedFiles: batch.insertedFiles };
+  return { root: tree.commit(writer), changes: batch.applied, reusableChanges: batch.appliedReusables, insertedFiles: batch.insertedFiles };
 }
 
 class Batch {
   readonly applied: AppliedChange[] = [];
+  readonly appliedReusables: AppliedReusableChange[] = [];
   readonly insertedFiles: FileObject[] = [];
-  private readonly refs = new Map<string, { kind: 'page' | 'file'; id: string }>();
+  private readonly refs = new Map<string, { kind: 'page' | 'file' | 'reusable'; id: string }>();
   private readonly newPageId: () => string;
   private readonly newFileId: () => string;
   private readonly maxFileBytes: number;
@@ -99,6 +112,12 @@ class Batch {
         return this.deletePage(change);
       case 'insert_files':
         return this.insertFiles(change.files);
+      case 'insert_reusable_content':
+        return this.insertReusable(change);
+      case 'update_reusable_content':
+        return this.updateReusable(change);
+      case 'delete_reusable_content':
+        return this.deleteReusable(change);
       default:
         throw new ContentError('invalid_change', `Unknown operation "${(change as { operation?: unknown }).operation}"`);
     }
@@ -180,10 +199,49 @@ class Batch {
     }
   }
 
+  private insertReusable(change: Extract<ReusableChange, { operation: 'insert_reusable_content' }>): void {
+    if (change.ref !== undefined) this.claimRef(change.ref);
+    const object = this.tree.insertReusable({ id: this.newPageId(), title: change.title, content: this.stableMarkdown('', change.document.markdown, change.checkedLinks) });
+    if (change.ref !== undefined) this.refs.set(change.ref, { kind: 'reusable', id: object.id });
+    this.appliedReusables.push({ object: 'created_reusable_content', reusableContent: object.id, ...(change.ref === undefined ? {} : { ref: change.ref }) });
+  }
+
+  private updateReusable(change: Extract<ReusableChange, { operation: 'update_reusable_content' }>): void {
+    const id = this.resolveReusable(change.reusableContent);
+    if (change.title === undefined && change.document === undefined) {
+      throw new ContentError('empty_update', 'An update_reusable_content change must change its title or its document');
+    }
+    this.tree.updateReusable(id, {
+      ...(change.title === undefined ? {} : { title: change.title }),
+      ...(change.document === undefined ? {} : { content: this.stableMarkdown('', change.document.markdown, change.checkedLinks) }),
+    });
+    this.appliedReusables.push({ object: 'updated_reusable_content', reusableContent: id });
+  }
+
+  private deleteReusable(change: Extract<ReusableChange, { operation: 'delete_reusable_content' }>): void {
+    const id = this.resolveReusable(change.reusableContent);
+    this.tree.deleteReusable(id);
+    this.appliedReusables.push({ object: 'deleted_reusable_content', reusableContent: id });
+  }
+
+  /** A reusable content given by the `ref` of one inserted earlier in the batch, or by id. */
+  private resolveReusable(idOrRef: string): string {
+    const ref = this.refs.get(idOrRef);
+    if (ref && ref.kind !== 'reusable') throw new ContentError('unknown_ref', `"${idOrRef}" is the ref of a ${ref.kind}, not of a reusable content`);
+    const id = ref?.id ?? idOrRef;
+    if (!this.tree.getReusable(id)) {
+      throw new ContentError(
+        'reusable_content_not_found',
+        ref ? `The reusable content inserted as "${idOrRef}" was deleted earlier in the batch` : `There is no reusable content with id or ref "${idOrRef}"`,
+      );
+    }
+    return id;
+  }
+
   /** A page given by the `ref` of a page inserted earlier in the batch, or by id. */
   private resolvePage(idOrRef: string): PageNode {
     const ref = this.refs.get(idOrRef);
-    if (ref?.kind === 'file') throw new ContentError('unknown_ref', `"${idOrRef}" is the ref of a file, not of a page`);
+    if (ref && ref.kind !== 'page') throw new ContentError('unknown_ref', `"${idOrRef}" is the ref of a ${ref.kind === 'file' ? 'file' : 'reusable content'}, not of a page`);
     const id = ref?.id ?? idOrRef;
     const node = this.tree.getPage(id);
     if (!node) {
@@ -205,7 +263,14 @@ class Batch {
    * target later does not break the link.
    */
   private setMarkdown(node: PageNode, markdown: string, checkedLinks?: readonly LinkDestination[]): void {
-    const pagePath = this.tree.pathOf(node);
+    this.tree.updatePage(node.id, { content: this.stableMarkdown(this.tree.pathOf(node), markdown, checkedLinks) });
+  }
+
+  /**
+   * The hash of the markdown stored with its links made stable (see setMarkdown); relative links resolve
+   * against `pagePath` (a reusable content has none: its links resolve from the top of the space).
+   */
+  private stableMarkdown(pagePath: string, markdown: string, checkedLinks?: readonly LinkDestination[]): string | null {
     const links = checkedLinks ?? findLinkDestinations(markdown, parseMarkdownWithinLimits(markdown, 'document.markdown'));
     const stable = applyLinkRewrites(markdown, links, (url) => {
       const target = classifyUrl(url, pagePath);
@@ -214,7 +279,7 @@ class Batch {
         const label = hashAt < 0 ? target.label : target.label.slice(0, hashAt);
         const anchor = hashAt < 0 ? '' : target.label.slice(hashAt);
         const ref = this.refs.get(label);
-        if (!ref) throw new ContentError('unknown_ref', `The link "${url}" names no page or file created earlier in the batch`);
+        if (!ref || ref.kind === 'reusable') throw new ContentError('unknown_ref', `The link "${url}" names no page or file created earlier in the batch`);
         return ref.kind === 'page' ? `/pages/${ref.id}${anchor}` : `/files/${ref.id}`;
       }
       if (target.kind === 'page-path' && target.path !== '') {
@@ -223,6 +288,6 @@ class Batch {
       }
       return undefined;
     });
-    this.tree.updatePage(node.id, { content: markdownHash(this.writer, stable) ?? null });
+    return markdownHash(this.writer, stable) ?? null;
   }
 }

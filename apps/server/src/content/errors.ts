@@ -5,6 +5,7 @@
  */
 export type ContentErrorCode =
   | 'page_not_found'
+  | 'reusable_content_not_found'
   | 'file_not_found'
   | 'invalid_move'
   | 'invalid_parent'

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
  * key with an object of another kind, and "insert ... on conflict do nothing" would keep whichever came
  * first under the wrong kind.
  */
-export type ObjectKind = 'root' | 'page' | 'file' | 'blob';
+export type ObjectKind = 'root' | 'page' | 'file' | 'reusable' | 'blob';
 
 /** SHA-256 of the given bytes (or UTF-8 text), as 64 lowercase hex characters. */
 export function sha256Hex(data: string | Uint8Array): string {

@@ -7,3 +7,4 @@ export * from './markdown/index.js';
 export * from './merge.js';
 export * from './objects.js';
 export * from './tree.js';
+export * from './semantic-changes.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mergeMarkdown, mergeTrees, movedIds, type MergeConflict } from './merge.js';
 import { MemoryObjectStore, readMarkdown, TreeWriter, type FileObject } from './objects.js';
-import { fixedClock, flush } from './test-support.js';
+import { fixedClock, flush } from '../../test/support/content-core.js';
 import { materialize, WorkingTree } from './tree.js';
 
 describe('mergeMarkdown', () => {

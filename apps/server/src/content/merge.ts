@@ -1,6 +1,7 @@
 import type { ChangeRequestConflict } from '@quire/api-types';
 import { lazyModule } from '../lazy-module.js';
 import { PAGE_FIELD_NAMES, readMarkdown, type FileObject, type PageFields, type TreeWriter } from './objects.js';
+import { mergeReusables } from './merge-reusables.js';
 import { sameValue, uniqueSlug, WorkingTree, type PageNode, type WorkingTreeOptions } from './tree.js';
 
 /** Line-level three-way merge, loaded on first merge. */
@@ -180,6 +181,10 @@ export async function mergeTrees(writer: TreeWriter, roots: MergeRoots, options:
     order.set(parent, orderSiblings(parent, new Set(members), base, ours, theirs, (id) => conflict(id, 'structure')));
   }
 
+  const reusables = await mergeReusables({ base, ours, theirs }, (b, o, t, hasBase) => mergeContent(writer, b, o, t, hasBase), (reusable, kind) => {
+    conflicts.set(`reusable\0${reusable.id}\0${kind}`, { page: reusable.id, path: '', title: reusable.title, kind, reusableContent: true });
+  });
+
   if (conflicts.size > 0) {
     return {
       ok: false,
@@ -226,7 +231,7 @@ export async function mergeTrees(writer: TreeWriter, roots: MergeRoots, options:
     return node;
   };
   const topLevel = (order.get(null) ?? []).map((id) => build(id, null));
-  const result = WorkingTree.fromNodes(topLevel, mergeFiles(base, ours, theirs), options);
+  const result = WorkingTree.fromNodes(topLevel, mergeFiles(base, ours, theirs), options, reusables);
   return { ok: true, root: result.commit(writer) };
 }
 

@@ -86,15 +86,34 @@ export interface FileObject {
   blob: string;
 }
 
+/**
+ * A block of content defined once in a revision and inserted in any number of its pages (the public API's
+ * reusable content). Like a page it holds Markdown by hash, so a revision that does not change it shares it.
+ */
+export interface ReusableObject {
+  kind: 'reusable';
+  /** Stable id, the same in every revision. */
+  id: string;
+  title: string;
+  /** Hash of the markdown blob, or null for an empty block. */
+  content: string | null;
+  git?: GitLocation;
+}
+
 export interface TreeRoot {
   kind: 'root';
   /** Hashes of the top-level page objects, in order. */
   pages: string[];
   /** Hashes of the file objects, in order of insertion. */
   files: string[];
+  /**
+   * Hashes of the reusable content objects, in order of insertion. Absent when there are none, so that
+   * every root written before reusable contents existed keeps its hash.
+   */
+  reusables?: string[];
 }
 
-export type TreeObject = PageObject | FileObject | TreeRoot;
+export type TreeObject = PageObject | FileObject | ReusableObject | TreeRoot;
 
 /** One object to store, as the stores insert it: "insert ... on conflict (hash) do nothing". */
 export interface NewObject {
@@ -154,7 +173,9 @@ function isStringArray(value: unknown): value is string[] {
 function isTreeObjectShape(value: Record<string, unknown>): boolean {
   switch (value.kind) {
     case 'root':
-      return isStringArray(value.pages) && isStringArray(value.files);
+      return isStringArray(value.pages) && isStringArray(value.files) && (value.reusables === undefined || isStringArray(value.reusables));
+    case 'reusable':
+      return typeof value.id === 'string' && typeof value.title === 'string' && (value.content === null || typeof value.content === 'string');
     case 'page':
       return (
         typeof value.id === 'string' &&
@@ -257,6 +278,9 @@ export class TreeWriter implements ObjectReader {
       if (value?.kind === 'root') {
         value.pages.forEach(visit);
         value.files.forEach(visit);
+        value.reusables?.forEach(visit);
+      } else if (value?.kind === 'reusable') {
+        if (value.content !== null) visit(value.content);
       } else if (value?.kind === 'page') {
         if (value.content !== null) visit(value.content);
         value.children.forEach(visit);

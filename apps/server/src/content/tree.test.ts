@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ContentError, CorruptContentError } from './errors.js';
 import { CachingObjectReader, MemoryObjectStore, TreeWriter, readMarkdown, type FileObject, type PageObject } from './objects.js';
-import { bytesOf, fixedClock, flush } from './test-support.js';
+import { bytesOf, fixedClock, flush } from '../../test/support/content-core.js';
 import {
   deleteFiles,
   deletePage,

@@ -3,10 +3,12 @@ import { ContentError, CorruptContentError } from './errors.js';
 import {
   PAGE_FIELD_NAMES,
   type FileObject,
+  type GitLocation,
   type ObjectReader,
   type PageFields,
   type PageObject,
   type PageType,
+  type ReusableObject,
   type TreeRoot,
   type TreeWriter,
 } from './objects.js';
@@ -75,6 +77,7 @@ export class WorkingTree {
   private readonly topLevel: PageNode[] = [];
   private readonly index = new Map<string, PageNode>();
   private files: { hash: string | null; object: FileObject }[] = [];
+  private reusables: { hash: string | null; object: ReusableObject }[] = [];
   /** Hash of the stored root, or null when anything changed since (or the tree was never stored). */
   private rootHash: string | null = null;
   private readonly clock: () => string;
@@ -97,11 +100,16 @@ export class WorkingTree {
     const root = await reader.get(rootHash);
     if (root?.kind !== 'root') throw new CorruptContentError(`Tree root ${rootHash} is missing`);
 
-    const first = await reader.getMany([...root.pages, ...root.files]);
+    const first = await reader.getMany([...root.pages, ...root.files, ...(root.reusables ?? [])]);
     for (const hash of root.files) {
       const object = first.get(hash);
       if (object?.kind !== 'file') throw new CorruptContentError(`File object ${hash} is missing`);
       tree.files.push({ hash, object });
+    }
+    for (const hash of root.reusables ?? []) {
+      const object = first.get(hash);
+      if (object?.kind !== 'reusable') throw new CorruptContentError(`Reusable content object ${hash} is missing`);
+      tree.reusables.push({ hash, object });
     }
 
     let level: { parent: PageNode | null; hashes: readonly string[] }[] = [{ parent: null, hashes: root.pages }];
@@ -141,10 +149,12 @@ export class WorkingTree {
     topLevel: PageNode[],
     files: readonly { hash: string | null; object: FileObject }[],
     options: WorkingTreeOptions = {},
+    reusables: readonly { hash: string | null; object: ReusableObject }[] = [],
   ): WorkingTree {
     const tree = new WorkingTree(options);
     tree.topLevel.push(...topLevel);
     tree.files = files.map((entry) => ({ ...entry }));
+    tree.reusables = reusables.map((entry) => ({ ...entry }));
     for (const node of tree.walk()) {
       if (tree.index.has(node.id)) throw new Error(`Page ${node.id} appears twice`);
       tree.index.set(node.id, node);
@@ -155,6 +165,11 @@ export class WorkingTree {
   /** The stored hash of each file, for callers that rebuild a tree from parts of this one. */
   get fileEntries(): readonly { hash: string | null; object: FileObject }[] {
     return this.files;
+  }
+
+  /** The stored hash of each reusable content, likewise. */
+  get reusableEntries(): readonly { hash: string | null; object: ReusableObject }[] {
+    return this.reusables;
   }
 
   // ----- reading -----
@@ -184,6 +199,14 @@ export class WorkingTree {
     const node = this.index.get(id);
     if (!node) throw new ContentError('page_not_found', `There is no page with id "${id}"`);
     return node;
+  }
+
+  get reusableObjects(): readonly ReusableObject[] {
+    return this.reusables.map((entry) => entry.object);
+  }
+
+  getReusable(id: string): ReusableObject | undefined {
+    return this.reusables.find((entry) => entry.object.id === id)?.object;
   }
 
   getFile(id: string): FileObject | undefined {
@@ -391,11 +414,40 @@ export class WorkingTree {
   }
 
   deleteFile(id: string): boolean {
-    const index = this.files.findIndex((entry) => entry.object.id === id);
-    if (index < 0) return false;
-    this.files.splice(index, 1);
+    return this.removeEntry(this.files, id);
+  }
+
+  // A reusable content has no place in the page tree: it is edited as a whole, like a file, but has a
+  // title that people edit and Markdown that pages insert.
+
+  insertReusable(input: { id: string; title: string; content?: string | null; git?: ReusableObject['git'] }): ReusableObject {
+    if (this.getReusable(input.id)) throw new ContentError('duplicate_id', `A reusable content with id "${input.id}" already exists`);
+    checkTitle(input.title, 'reusable content');
+    const object: ReusableObject = { kind: 'reusable', id: input.id, title: input.title, content: input.content ?? null, ...(input.git ? { git: input.git } : {}) };
+    this.reusables.push({ hash: null, object });
+    this.rootHash = null;
+    return object;
+  }
+
+  /** Changes the title and/or content (a markdown hash, null empties it); answers whether anything changed. */
+  updateReusable(id: string, patch: { title?: string; content?: string | null }): boolean {
+    const entry = this.reusables.find((candidate) => candidate.object.id === id);
+    if (!entry) throw new ContentError('reusable_content_not_found', `There is no reusable content with id "${id}"`);
+    if (patch.title !== undefined) checkTitle(patch.title, 'reusable content');
+    const next: ReusableObject = {
+      ...entry.object,
+      ...(patch.title === undefined ? {} : { title: patch.title }),
+      ...(patch.content === undefined ? {} : { content: patch.content }),
+    };
+    if (sameValue(next, entry.object)) return false;
+    entry.object = next;
+    entry.hash = null;
     this.rootHash = null;
     return true;
+  }
+
+  deleteReusable(id: string): boolean {
+    return this.removeEntry(this.reusables, id);
   }
 
   /**
@@ -420,12 +472,22 @@ export class WorkingTree {
       kind: 'root',
       pages: this.topLevel.map(hashOf),
       files: this.files.map((entry) => (entry.hash ??= writer.putObject(entry.object))),
+      ...(this.reusables.length > 0 ? { reusables: this.reusables.map((entry) => (entry.hash ??= writer.putObject(entry.object))) } : {}),
     };
     this.rootHash = writer.putObject(root);
     return this.rootHash;
   }
 
   // ----- internals -----
+
+  /** Removes the entry of `id` from a list the root names (files, reusable contents); false when absent. */
+  private removeEntry(entries: { object: { id: string } }[], id: string): boolean {
+    const index = entries.findIndex((entry) => entry.object.id === id);
+    if (index < 0) return false;
+    entries.splice(index, 1);
+    this.rootHash = null;
+    return true;
+  }
 
   private siblingsOf(node: PageNode): PageNode[] {
     return node.parent ? node.parent.children : this.topLevel;
@@ -475,10 +537,10 @@ function checkPosition(at: number | undefined, length: number): number {
   return Math.min(at, length);
 }
 
-function checkTitle(title: string): void {
+function checkTitle(title: string, what = 'page'): void {
   const length = typeof title === 'string' ? [...title].length : 0;
   if (length < 1 || length > TITLE_MAX_LENGTH || title.trim() === '') {
-    throw new ContentError('invalid_title', `A page title must have 1 to ${TITLE_MAX_LENGTH} characters`);
+    throw new ContentError('invalid_title', `A ${what} title must have 1 to ${TITLE_MAX_LENGTH} characters`);
   }
 }
 
@@ -564,9 +626,18 @@ export interface MaterializedFile extends Omit<RevisionFile, 'downloadURL'> {
   blob: string;
 }
 
+/** A reusable content as the API shows it, plus the hash of its markdown. */
+export interface MaterializedReusable {
+  id: string;
+  title: string;
+  git?: GitLocation;
+  contentHash: string | null;
+}
+
 export interface MaterializedTree {
   pages: MaterializedPage[];
   files: MaterializedFile[];
+  reusableContents: MaterializedReusable[];
 }
 
 export function materialize(tree: WorkingTree): MaterializedTree {
@@ -585,6 +656,7 @@ export function materialize(tree: WorkingTree): MaterializedTree {
   return {
     pages: tree.pages.map((node) => toPage(node, '')),
     files: tree.fileObjects.map(({ kind: _kind, ...file }) => ({ ...file })),
+    reusableContents: tree.reusableObjects.map(({ id, title, git, content }) => ({ id, title, ...(git ? { git } : {}), contentHash: content })),
   };
 }
 

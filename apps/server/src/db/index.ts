@@ -4,8 +4,10 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { lazyModule } from '../lazy-module.js';
 import type { DatabaseConfig } from '../config.js';
+import { pendingMigrations } from './migrate.js';
 import type { Database } from './schema.js';
 import { CachingSqliteDialect, type ImmediateRead } from './sqlite-driver.js';
+import { registerChangeBus } from './change-notices.js';
 
 /** The PostgreSQL client, loaded only when DATABASE_URL is a postgres:// URL. */
 const postgresClient = lazyModule<typeof import('pg')>('pg', { warm: false });
@@ -19,6 +21,11 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** The PostgreSQL schema holding the tables, when one was chosen; migrations keep their bookkeeping there. */
   schema?: string;
+  /**
+   * The PostgreSQL connection pool under Kysely: the shared rate limits query through it (rate-limiter-flexible
+   * takes a pg pool) and /metrics reports its use.
+   */
+  pool?: import('pg').Pool;
   close(): Promise<void>;
 }
 
@@ -40,6 +47,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     const dialect = new CachingSqliteDialect(openSqlite(config.file));
     const db = new Kysely<Database>({ dialect });
     immediateReads.set(db, dialect.immediateRead);
+    registerChangeBus(db, 'sqlite', undefined);
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const schema = config.schema;
@@ -54,7 +62,8 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     await pool.query(`create schema if not exists "${schema}"`);
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', ...(schema ? { schema } : {}), close: () => db.destroy() };
+  registerChangeBus(db, 'postgres', schema);
+  return { db, dialect: 'postgres', ...(schema ? { schema } : {}), pool, close: () => db.destroy() };
 }
 
 const immediateReads = new WeakMap<Db, ImmediateRead>();
@@ -68,9 +77,29 @@ export function immediateReader(db: Db): ImmediateRead | undefined {
   return immediateReads.get(db);
 }
 
-/** Whether the database answers; used by /readyz. */
+/** Whether the database answers. */
 export async function ping(db: Db): Promise<void> {
   await sql`select 1`.execute(db);
+}
+
+/** What /readyz reports: whether this process can take traffic, and if not, which check failed. */
+export interface Readiness {
+  ready: boolean;
+  database: 'reachable' | 'unreachable';
+  /** `pending` when the database lacks a migration this build has (another process may be running them). */
+  migrations: 'done' | 'pending' | 'unknown';
+  pending?: string[];
+}
+
+export async function checkReadiness(db: Db, schema?: string): Promise<Readiness> {
+  try {
+    await ping(db);
+  } catch {
+    return { ready: false, database: 'unreachable', migrations: 'unknown' };
+  }
+  const pending = await pendingMigrations(db, schema);
+  if (pending.length > 0) return { ready: false, database: 'reachable', migrations: 'pending', pending };
+  return { ready: true, database: 'reachable', migrations: 'done' };
 }
 
 /**

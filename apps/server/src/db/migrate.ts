@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DatabaseHandle } from './index.js';
 
 /** Migrations are the ordered files of ./migrations (`0001_name.ts`, ...), each exporting `up(db)`. */
@@ -30,6 +30,37 @@ export const folderMigrationProvider: MigrationProvider = {
     return migrations;
   },
 };
+
+let knownMigrations: Promise<string[]> | undefined;
+
+/** The names of the migrations this build has, in order (read once: they do not change while it runs). */
+function migrationNames(): Promise<string[]> {
+  knownMigrations ??= readdir(migrationsDir).then((files) => files
+    .filter((file) => !file.endsWith('.d.ts'))
+    .map((file) => MIGRATION_FILE.exec(file)?.[1])
+    .filter((name): name is string => name !== undefined)
+    .sort());
+  return knownMigrations;
+}
+
+/**
+ * The migrations of this build that the database has not run (all of them when it has run none): what
+ * /readyz waits for, since a process must not serve a schema older than its code. One read of Kysely's
+ * small bookkeeping table; `schema` is where migrateToLatest kept it.
+ */
+export async function pendingMigrations(db: Kysely<any>, schema?: string): Promise<string[]> {
+  const table = schema ? sql.table(`${schema}.kysely_migration`) : sql.table('kysely_migration');
+  let executed: Set<string>;
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db);
+    executed = new Set(rows.map((row) => row.name));
+  } catch (error) {
+    // No bookkeeping table yet: nothing has run. Any other failure (the database went away) is the caller's.
+    if (/no such table|does not exist/i.test(error instanceof Error ? error.message : '')) executed = new Set();
+    else throw error;
+  }
+  return (await migrationNames()).filter((name) => !executed.has(name));
+}
 
 /**
  * The PostgreSQL advisory lock between migrations and schema drops. Kysely's migrator lists the tables of

@@ -169,7 +169,7 @@ export interface SpacesTable {
 /** Immutable content objects keyed by the SHA-256 of their bytes (see content/hash.ts). */
 export interface ContentObjectsTable {
   hash: string;
-  kind: 'root' | 'page' | 'file' | 'blob';
+  kind: 'root' | 'page' | 'file' | 'reusable' | 'blob';
   body: Uint8Array;
   size: number;
 }
@@ -320,6 +320,8 @@ export interface SearchSpacesTable {
   page_count: number;
   section_count: number;
   indexed_at: string;
+  /** The format its rows were made in (0370): a reindex by tree comparison needs the current one. */
+  row_format: Generated<number>;
 }
 
 /**
@@ -711,6 +713,19 @@ export interface SiteShareLinksTable {
   created_at: string;
 }
 
+/** A path of a docs site that sends visitors elsewhere in it (0210); the destination's ids by its kind. */
+export interface SiteRedirectsTable {
+  id: string;
+  site_id: string;
+  source: string;
+  /** `site-section`, `site-space` or `site-page`. */
+  destination_kind: string;
+  site_section_id: string | null;
+  site_space_id: string | null;
+  page_id: string | null;
+  created_at: string;
+}
+
 /** The visitor authentication of a `visitor-auth` site (0200): its backend and sealed HS256 key. */
 export interface SiteVisitorAuthTable {
   site_id: string;
@@ -721,8 +736,188 @@ export interface SiteVisitorAuthTable {
   updated_at: string;
 }
 
+/** The password of a user who has one (0215): the argon2id hash in its PHC string form, never the password. */
+/** OpenID Connect sign-ins between their start and the provider's answer (0260). */
+export interface OidcPendingLoginsTable {
+  /** SHA-256 of the `state` sent to the provider, hex. */
+  state_hash: string;
+  /** SHA-256 of the PKCE code verifier the starting browser holds in its cookie, hex. */
+  binding_hash: string;
+  nonce: string;
+  return_path: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/** The user each subject of an OpenID Connect issuer signs in as (0260). */
+export interface UserOidcIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  created_at: string;
+}
+
+export interface UserPasswordsTable {
+  user_id: string;
+  password_hash: string;
+  changed_at: string;
+}
+
+export interface OrganizationInvitesTable {
+  id: string;
+  organization_id: string;
+  /** `email` (one person, one use) or `link` (anyone holding it, up to `max_uses`). */
+  kind: string;
+  email: string | null;
+  /** null: the person joins as a guest. */
+  role: string | null;
+  sso: number;
+  secret_hash: string;
+  sealed_secret: string;
+  expires_at: string;
+  /** null: no limit. */
+  max_uses: number | null;
+  uses: number;
+  created_by: string;
+  created_at: string;
+  revoked_at: string | null;
+  /** An invite link to one space (0310): the person joins as a guest with `level` on it. */
+  space_id: string | null;
+  /** An invite link to one collection (0310): the person joins as a guest with `level` on it. */
+  collection_id: string | null;
+  /** The role granted on the space or collection; null on an invitation to the organization. */
+  level: string | null;
+}
+
+export interface OrganizationInviteUsesTable {
+  invite_id: string;
+  user_id: string;
+  used_at: string;
+}
+
+/**
+ * One thing a visitor of a docs site did (0230). Visitors and sessions as keyed hashes; the starts of the
+ * hour, day, week (Monday) and month of `occurred_at` (UTC ISO strings); '' for an unknown referrer or UTM
+ * parameter; the columns of other event types null.
+ */
+export interface SiteInsightEventsTable {
+  id: string;
+  site_id: string;
+  event_type: string;
+  occurred_at: string;
+  hour_start: string;
+  day_start: string;
+  week_start: string;
+  month_start: string;
+  visitor_hash: string;
+  session_hash: string;
+  url: string;
+  display_context: string;
+  site_section_id: string | null;
+  site_space_id: string | null;
+  site_share_link_id: string | null;
+  space_id: string | null;
+  revision_id: string | null;
+  page_id: string | null;
+  device: string;
+  browser: string;
+  os: string;
+  /** A crawler's name, or '' for a person. */
+  bot: string;
+  language: string | null;
+  referrer: string;
+  referrer_domain: string;
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  utm_term: string;
+  utm_content: string;
+  search_query: string | null;
+  feedback_rating: string | null;
+  feedback_comment: string | null;
+  /** 1 or -1. */
+  answer_rating: number | null;
+  /** The clicked link's target as JSON. */
+  link_target: string | null;
+  link_target_kind: string | null;
+  link_target_domain: string | null;
+  link_position: string | null;
+  api_operation_path: string | null;
+  api_operation_method: string | null;
+  ad_domain: string | null;
+  ad_placement: string | null;
+  trademark_placement: string | null;
+}
+
+/** A browser's session (0240): the SHA-256 of its cookie's secret, never the secret; see the migration. */
+export interface BrowserSessionsTable {
+  id: string;
+  user_id: string;
+  secret_hash: string;
+  /** `password`, `saml` or `oidc`. */
+  method: string;
+  /** Set for a session opened through an organization's SSO: it acts there only. */
+  organization_id: string | null;
+  created_at: string;
+  last_used_at: string;
+  /** The absolute expiry; the idle one is `last_used_at` plus the configured idle time. */
+  expires_at: string;
+  user_agent: string | null;
+  address: string | null;
+}
+
+/** A user's TOTP second factor (0240): the secret sealed, confirmed by a first code, the last step used. */
+export interface UserTotpTable {
+  user_id: string;
+  secret_sealed: string;
+  created_at: string;
+  confirmed_at: string | null;
+  last_used_step: number | null;
+}
+
+/** A recovery code of a user's second factor (0240): its SHA-256 only, spent once. */
+export interface UserRecoveryCodesTable {
+  user_id: string;
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+/** A file kept in the database (0270): its content key, its size, and the chunk set holding its bytes. */
+export interface BlobsTable {
+  hash: string;
+  /** bigint on PostgreSQL (answered as a string there). */
+  size: number | string;
+  chunk_set: string;
+  created_at: string;
+}
+
+/** One chunk (at most 1 MiB) of a file kept in the database, numbered from 0 within its chunk set (0270). */
+export interface BlobChunksTable {
+  chunk_set: string;
+  seq: number;
+  data: Uint8Array;
+}
+
+/** An upload to the database store under way (or abandoned by a crash): its chunk set and when it began (0270). */
+export interface BlobUploadsTable {
+  id: string;
+  started_at: string;
+}
+
 export interface Database {
+  blobs: BlobsTable;
+  blob_chunks: BlobChunksTable;
+  blob_uploads: BlobUploadsTable;
   users: UsersTable;
+  user_passwords: UserPasswordsTable;
+  organization_invites: OrganizationInvitesTable;
+  organization_invite_uses: OrganizationInviteUsesTable;
+  oidc_pending_logins: OidcPendingLoginsTable;
+  user_oidc_identities: UserOidcIdentitiesTable;
+  browser_sessions: BrowserSessionsTable;
+  user_totp: UserTotpTable;
+  user_recovery_codes: UserRecoveryCodesTable;
   api_tokens: ApiTokensTable;
   organizations: OrganizationsTable;
   organization_members: OrganizationMembersTable;
@@ -769,6 +964,8 @@ export interface Database {
   site_section_groups: SiteSectionGroupsTable;
   site_sections: SiteSectionsTable;
   site_spaces: SiteSpacesTable;
+  site_redirects: SiteRedirectsTable;
   site_share_links: SiteShareLinksTable;
   site_visitor_auth: SiteVisitorAuthTable;
+  site_insight_events: SiteInsightEventsTable;
 }

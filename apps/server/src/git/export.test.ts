@@ -17,7 +17,7 @@ import {
   makeEmptyBareRepo,
   shape,
   type FixtureFiles,
-} from './test-support.js';
+} from '../../test/support/git-fixtures.js';
 import type { ExportContent } from './types.js';
 
 const local = { allowLocal: true };

@@ -4,8 +4,10 @@
  * - a page with children is `<slug>/README.md` and its children live in `<slug>/`; a page without is
  *   `<slug>.md`; a group is a folder `<slug>/` without README.md; link pages exist only in the summary;
  * - SUMMARY.md holds the tree (top-level groups as `## Title` headings), assets go to `.gitbook/assets/`,
- *   `.gitbook.yaml` is added when the project has none;
- * - files of pages and assets that no longer exist are removed; nothing else in the repository is touched.
+ *   reusable contents to `.gitbook/includes/<name>.md` (title in the front matter, inserted in pages by
+ *   `{% include "<relative path>" %}`), `.gitbook.yaml` is added when the project has none;
+ * - files of pages, assets and reusable contents that no longer exist are removed; nothing else in the
+ *   repository is touched.
  * The branch is cloned (or created when it does not exist), committed to and pushed, never force-pushed
  * unless asked.
  */
@@ -20,11 +22,11 @@ import {
   slugify,
 } from './gitbook-format.js';
 import { explainMissingBranch, limitsOf, openSyncRemote, type GitSyncOptions } from './import.js';
-import { encodePath, formatDestination, rewriteLinks, safeDecodeURI, splitDestination } from '../content/markdown/index.js';
-import { readRepositoryContent, resolveLayout, type ContentLayout } from './repo-content.js';
+import { encodePath, formatDestination, rewriteIncludeTags, rewriteLinks, safeDecodeURI, splitDestination } from '../content/markdown/index.js';
+import { INCLUDES_DIR, readRepositoryContent, resolveLayout, type ContentLayout } from './repo-content.js';
 import { GitError, GitPushRejectedError, branchOfRef, runGit, watchDiskUsage } from './run-git.js';
 import { RepoSnapshot } from './snapshot.js';
-import type { ExportContent, ExportPage } from './types.js';
+import type { ExportContent, ExportPage, ExportReusable } from './types.js';
 
 export interface ExportRepositoryInput {
   url: string;
@@ -161,6 +163,26 @@ function safeAssetName(name: string): string {
   return cleaned;
 }
 
+/**
+ * Where each reusable content is written: the file it was imported from when it has one (so a round trip
+ * keeps its name), else `<slug of its title>.md`, unique in `.gitbook/includes/`.
+ */
+function placeReusables(reusables: readonly ExportReusable[], layout: ContentLayout): { placed: { reusable: ExportReusable; path: string }[]; byId: Map<string, string> } {
+  const taken = new Set<string>();
+  const placed: { reusable: ExportReusable; path: string }[] = [];
+  const byId = new Map<string, string>();
+  const kept = (name: string | undefined) => (name !== undefined && /^[\w.-]+\.md$/i.test(name) && !taken.has(name.toLowerCase()) ? name : undefined);
+  for (const reusable of reusables) {
+    let name = kept(reusable.name);
+    for (let n = 1; name === undefined; n++) name = kept(`${slugify(reusable.title) || 'reusable'}${n === 1 ? '' : `-${n}`}.md`);
+    taken.add(name.toLowerCase());
+    const path = joinPath(layout.includesDir, name);
+    placed.push({ reusable, path });
+    if (reusable.id) byId.set(reusable.id, path);
+  }
+  return { placed, byId };
+}
+
 /** Every file the export writes, by repository path. */
 function planFiles(content: ExportContent, layout: ContentLayout): Map<string, Buffer> {
   const placed = placePages(content.pages, layout);
@@ -172,32 +194,46 @@ function planFiles(content: ExportContent, layout: ContentLayout): Map<string, B
     if (entry.page.id) byId.set(entry.page.id, entry);
   }
   const files = new Map<string, Buffer>();
+  const includes = placeReusables(content.reusables ?? [], layout);
+
+  // Links as the content core writes them, made relative to the file in `dir` that holds them.
+  const rewriteFrom = (dir: string) => (url: string): string | undefined => {
+    const byIdMatch = /^\/pages\/([^/?#]+)(.*)$/.exec(url);
+    const byIdTarget = byIdMatch ? byId.get(safeDecodeURI(byIdMatch[1] ?? '')) : undefined;
+    if (byIdTarget?.filePath) return `${relativeLink(dir, byIdTarget.filePath)}${byIdMatch?.[2] ?? ''}`;
+    const { path, suffix } = splitDestination(url);
+    const asset = /^(?:\/|(?:\.\.\/)*)?\.gitbook\/assets\/(.+)$/.exec(path);
+    if (asset) {
+      try {
+        return `${relativeLink(dir, joinPath(layout.assetsDir, safeAssetName(safeDecodeURI(asset[1] ?? ''))))}${suffix}`;
+      } catch {
+        return undefined;
+      }
+    }
+    if (path.startsWith('/') && !path.startsWith('//')) {
+      const target = byPath.get(safeDecodeURI(path.slice(1)).replace(/\/+$/, ''));
+      if (target?.filePath) return `${relativeLink(dir, target.filePath)}${suffix}`;
+    }
+    return undefined;
+  };
+
+  const writeMarkdown = (markdown: string, dir: string): string => {
+    // Includes name a reusable content by id (`/reusable-contents/<id>`, the content core's form) or by its
+    // file from the space root (`.gitbook/includes/<name>`, the import's); the file names it relative to `dir`.
+    const withIncludes = rewriteIncludeTags(markdown, (target) => {
+      const byId = /^\/reusable-contents\/(.+)$/.exec(target);
+      const path = byId ? includes.byId.get(byId[1] ?? '') : target.startsWith(`${INCLUDES_DIR}/`) ? joinPath(layout.includesDir, target.slice(INCLUDES_DIR.length + 1)) : undefined;
+      return path === undefined ? undefined : relativeLink(dir, path);
+    });
+    return rewriteLinks(withIncludes, rewriteFrom(dir));
+  };
 
   for (const entry of all) {
     if (!entry.filePath) continue;
     const dir = posix.dirname(entry.filePath) === '.' ? '' : posix.dirname(entry.filePath);
-    const rewrite = (url: string): string | undefined => {
-      const byIdMatch = /^\/pages\/([^/?#]+)(.*)$/.exec(url);
-      const byIdTarget = byIdMatch ? byId.get(safeDecodeURI(byIdMatch[1] ?? '')) : undefined;
-      if (byIdTarget?.filePath) return `${relativeLink(dir, byIdTarget.filePath)}${byIdMatch?.[2] ?? ''}`;
-      const { path, suffix } = splitDestination(url);
-      const asset = /^(?:\/|(?:\.\.\/)*)?\.gitbook\/assets\/(.+)$/.exec(path);
-      if (asset) {
-        try {
-          return `${relativeLink(dir, joinPath(layout.assetsDir, safeAssetName(safeDecodeURI(asset[1] ?? ''))))}${suffix}`;
-        } catch {
-          return undefined;
-        }
-      }
-      if (path.startsWith('/') && !path.startsWith('//')) {
-        const target = byPath.get(safeDecodeURI(path.slice(1)).replace(/\/+$/, ''));
-        if (target?.filePath) return `${relativeLink(dir, target.filePath)}${suffix}`;
-      }
-      return undefined;
-    };
     const { page } = entry;
     const markdown = normalizeMarkdown(page.markdown ?? '');
-    const body = markdown === '' ? '' : `\n${rewriteLinks(markdown, rewrite)}`;
+    const body = markdown === '' ? '' : `\n${writeMarkdown(markdown, dir)}`;
     const meta = {
       ...(page.description ? { description: page.description } : {}),
       ...(page.icon ? { icon: page.icon } : {}),
@@ -209,6 +245,11 @@ function planFiles(content: ExportContent, layout: ContentLayout): Map<string, B
 
   for (const file of content.files ?? []) {
     files.set(joinPath(layout.assetsDir, safeAssetName(file.name)), Buffer.from(file.bytes));
+  }
+  for (const { reusable, path } of includes.placed) {
+    const markdown = normalizeMarkdown(reusable.markdown);
+    const body = writeMarkdown(markdown, layout.includesDir);
+    files.set(path, Buffer.from(`${serializeFrontMatter({ title: reusable.title.replace(/\s+/g, ' ').trim() || 'Untitled' })}${body}`, 'utf8'));
   }
   const summaryDir = posix.dirname(layout.summaryPath) === '.' ? '' : posix.dirname(layout.summaryPath);
   files.set(layout.summaryPath, Buffer.from(summaryOf(placed, summaryDir), 'utf8'));

@@ -1,5 +1,5 @@
 /**
- * Git sync over smart HTTP with basic authentication, against `git http-backend` (test-support.ts): the way
+ * Git sync over smart HTTP with basic authentication, against `git http-backend` (test/support/git-fixtures.ts): the way
  * a private repository on a Git host is reached, credentials in the URL included.
  */
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
@@ -20,7 +20,7 @@ import {
   shape,
   startGitHttpServer,
   type GitHttpServer,
-} from './test-support.js';
+} from '../../test/support/git-fixtures.js';
 import type { ExportContent } from './types.js';
 
 const USER = 'quire-bot';

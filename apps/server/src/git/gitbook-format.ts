@@ -163,6 +163,8 @@ export function uniqueSlug(slug: string, taken: Set<string>): string {
 }
 
 export interface PageMeta {
+  /** Only reusable contents (`.gitbook/includes/`) name their title in their front matter. */
+  title?: string;
   description?: string;
   icon?: string;
   hidden?: boolean;
@@ -177,6 +179,7 @@ export function splitFrontMatter(markdown: string): { meta: PageMeta; body: stri
   if (!match) return { meta: {}, body: markdown };
   const yaml = parseSimpleYaml(match[1] ?? '');
   const meta: PageMeta = {};
+  if (typeof yaml.title === 'string' && yaml.title !== '') meta.title = yaml.title;
   if (typeof yaml.description === 'string' && yaml.description !== '') meta.description = yaml.description;
   if (typeof yaml.icon === 'string' && yaml.icon !== '') meta.icon = yaml.icon;
   if (yaml.hidden === true) meta.hidden = true;
@@ -185,6 +188,7 @@ export function splitFrontMatter(markdown: string): { meta: PageMeta; body: stri
 
 export function serializeFrontMatter(meta: PageMeta): string {
   const lines: string[] = [];
+  if (meta.title) lines.push(`title: ${yamlString(meta.title)}`);
   if (meta.description) lines.push(`description: ${yamlString(meta.description)}`);
   if (meta.icon) lines.push(`icon: ${yamlString(meta.icon)}`);
   if (meta.hidden) lines.push('hidden: true');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboundUrlError } from '../net/url-guard.js';
 import { checkGitSyncTarget, importRepository } from './import.js';
 import { GitError, GitLimitError } from './run-git.js';
-import { FOLDER_REPO, MONOREPO, ROOT_CONFIG_REPO, SUMMARY_REPO, git, makeBareRepo, shape } from './test-support.js';
+import { FOLDER_REPO, MONOREPO, ROOT_CONFIG_REPO, SUMMARY_REPO, git, makeBareRepo, shape } from '../../test/support/git-fixtures.js';
 
 describe('importRepository from local repositories', () => {
   let dir: string;

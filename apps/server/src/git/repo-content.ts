@@ -6,12 +6,13 @@
  * - without one, folders are the tree: a folder is a page made from its README.md, or a group without one,
  *   and its files and subfolders (sorted by name) are the children;
  * - titles come from the summary's link text, else from the page's `# heading`, else from the file name;
- * - files under `<root>/.gitbook/assets/` are the space's files.
+ * - files under `<root>/.gitbook/assets/` are the space's files;
+ * - Markdown files under `<root>/.gitbook/includes/` are its reusable contents (title in the front matter),
+ *   which pages insert with `{% include "<relative path>" %}`.
  * Export uses it too, to know which files of the branch belong to pages before rewriting them.
  */
 import { posix } from 'node:path';
 import type { Nodes, Root } from 'mdast';
-import { parseCommonMark } from '../content/markdown-libraries.js';
 import {
   DEFAULT_CONFIG,
   humanize,
@@ -25,9 +26,18 @@ import {
   uniqueSlug,
   type GitbookConfig,
 } from './gitbook-format.js';
-import { encodePath, isRelativeDestination, rewriteLinks, safeDecodeURI, splitDestination } from '../content/markdown/index.js';
+import {
+  applyLinkRewrites,
+  encodePath,
+  isRelativeDestination,
+  linkDestinationsInBatches,
+  rewriteIncludeTags,
+  safeDecodeURI,
+  splitDestination,
+} from '../content/markdown/index.js';
 import type { RepoSnapshot } from './snapshot.js';
-import type { ImportedFile, ImportedPage } from './types.js';
+import { parseSummary } from './summary-parse.js';
+import type { ImportedFile, ImportedPage, ImportedReusable } from './types.js';
 
 export interface ContentLayout {
   /** The project directory (`repoProjectDirectory`), from the repository root; '' for the root. */
@@ -40,9 +50,11 @@ export interface ContentLayout {
   readmePath: string;
   summaryPath: string;
   assetsDir: string;
+  includesDir: string;
 }
 
 export const ASSETS_DIR = '.gitbook/assets';
+export const INCLUDES_DIR = '.gitbook/includes';
 
 export async function resolveLayout(snapshot: RepoSnapshot | undefined, projectDirectory?: string): Promise<ContentLayout> {
   const projectDir = repoPath(projectDirectory ?? '', 'project directory');
@@ -59,6 +71,7 @@ export async function resolveLayout(snapshot: RepoSnapshot | undefined, projectD
     readmePath: joinPath(root, repoPath(config.readme, 'readme of .gitbook.yaml')),
     summaryPath: joinPath(root, repoPath(config.summary, 'summary of .gitbook.yaml')),
     assetsDir: joinPath(root, ASSETS_DIR),
+    includesDir: joinPath(root, INCLUDES_DIR),
   };
 }
 
@@ -77,7 +90,8 @@ export interface RepositoryContent {
   layout: ContentLayout;
   pages: ImportedPage[];
   files: ImportedFile[];
-  /** Every file that belongs to the content: page files, assets and the summary. */
+  reusables: ImportedReusable[];
+  /** Every file that belongs to the content: page files, assets, reusable contents and the summary. */
   ownedPaths: Set<string>;
 }
 
@@ -247,7 +261,7 @@ export async function readRepositoryContent(snapshot: RepoSnapshot, projectDirec
   let drafts: Draft[];
   if (snapshot.has(layout.summaryPath)) {
     const summary = await snapshot.readText(layout.summaryPath);
-    drafts = summaryDrafts(parseCommonMark(summary), dirOf(layout.summaryPath), snapshot);
+    drafts = summaryDrafts(parseSummary(summary), dirOf(layout.summaryPath), snapshot);
     if (snapshot.has(layout.readmePath) && !collectFiles(drafts, new Set()).has(layout.readmePath)) {
       // The root readme is the space's first page, listed in the summary or not.
       drafts.unshift({ type: 'document', filePath: layout.readmePath, children: [] });
@@ -258,7 +272,8 @@ export async function readRepositoryContent(snapshot: RepoSnapshot, projectDirec
 
   const pageFiles = [...collectFiles(drafts, new Set())].filter((path) => snapshot.has(path));
   const assetPaths = [...snapshot.entries.keys()].filter((path) => isUnder(path, layout.assetsDir)).sort();
-  const contents = await snapshot.readMany([...pageFiles, ...assetPaths]);
+  const includePaths = [...snapshot.entries.keys()].filter((path) => isUnder(path, layout.includesDir) && isMarkdown(path)).sort();
+  const contents = await snapshot.readMany([...pageFiles, ...assetPaths, ...includePaths]);
 
   const fileToPagePath = new Map<string, string>();
   const pageDirs = new Map<ImportedPage, string>();
@@ -325,14 +340,38 @@ export async function readRepositoryContent(snapshot: RepoSnapshot, projectDirec
     }
     return undefined;
   };
-  const rewriteAll = (list: ImportedPage[]) => {
-    for (const page of list) {
-      const dir = pageDirs.get(page);
-      if (dir !== undefined && page.markdown !== '') page.markdown = rewriteLinks(page.markdown, rewriteFrom(dir));
-      rewriteAll(page.children);
+  // An include names its file relative to the page; from the space root it is `.gitbook/includes/<name>`.
+  const includeFrom = (dir: string) => (target: string) => {
+    let path: string;
+    try {
+      path = repoPath(posix.join(dir, safeDecodeURI(target)));
+    } catch {
+      return undefined;
     }
+    return includePaths.includes(path) ? `${INCLUDES_DIR}/${relativeTo(path, layout.includesDir)}` : undefined;
   };
-  rewriteAll(pages);
+
+  const reusables: ImportedReusable[] = includePaths.map((path) => {
+    const { meta, body } = splitFrontMatter(normalizeMarkdown((contents.get(path) ?? Buffer.alloc(0)).toString('utf8')));
+    return {
+      name: relativeTo(path, layout.includesDir),
+      title: meta.title ?? humanize(posix.basename(path)),
+      markdown: normalizeMarkdown(body),
+      git: { oid: snapshot.entries.get(path)?.oid ?? '', path },
+    };
+  });
+
+  // Links and includes are rewritten from where each file is; the pages are parsed for their link
+  // destinations all together (in parallel threads when they are many), as `rewriteLinks` would one by one.
+  const toRewrite: Array<{ holder: { markdown: string }; dir: string }> = [];
+  for (const [page, dir] of pageDirs) if (page.markdown !== '') toRewrite.push({ holder: page, dir });
+  for (const reusable of reusables) if (reusable.markdown !== '') toRewrite.push({ holder: reusable, dir: layout.includesDir });
+  const destinations = await linkDestinationsInBatches(toRewrite.map(({ holder }) => holder.markdown));
+  toRewrite.forEach(({ holder, dir }, index) => {
+    const found = destinations[index];
+    const linked = found ? applyLinkRewrites(holder.markdown, found, rewriteFrom(dir)) : holder.markdown;
+    holder.markdown = rewriteIncludeTags(linked, includeFrom(dir));
+  });
 
   const files: ImportedFile[] = assetPaths.map((path) => {
     const entry = snapshot.entries.get(path);
@@ -343,7 +382,7 @@ export async function readRepositoryContent(snapshot: RepoSnapshot, projectDirec
     };
   });
 
-  const ownedPaths = new Set<string>([...pageFiles, ...assetPaths]);
+  const ownedPaths = new Set<string>([...pageFiles, ...assetPaths, ...includePaths]);
   if (snapshot.has(layout.summaryPath)) ownedPaths.add(layout.summaryPath);
-  return { layout, pages, files, ownedPaths };
+  return { layout, pages, files, reusables, ownedPaths };
 }

@@ -15,7 +15,7 @@ import {
   runGit,
   watchDiskUsage,
 } from './run-git.js';
-import { git, makeBareRepo } from './test-support.js';
+import { git, makeBareRepo } from '../../test/support/git-fixtures.js';
 
 /** Command lines of live processes that mention `needle` (read from /proc; nothing is killed). */
 async function processesMentioning(needle: string): Promise<string[]> {

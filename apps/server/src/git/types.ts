@@ -5,7 +5,9 @@
  * Links in `markdown` follow one convention in both directions, so that they survive a round trip:
  * - a link to another page is the page's path from the space root with a leading slash, plus any anchor:
  *   `/getting-started/install#options` (`path` = the slugs of the page and its ancestors joined by `/`);
- * - a link to an asset is `.gitbook/assets/<name>` (percent-encoded), relative to the space root.
+ * - a link to an asset is `.gitbook/assets/<name>` (percent-encoded), relative to the space root;
+ * - an inserted reusable content is an include tag naming its file from the space root,
+ *   `{% include ".gitbook/includes/<name>" %}` (in the content core: `/reusable-contents/<id>`).
  * Import turns repository-relative file links into these; export turns them back into file links.
  */
 
@@ -42,10 +44,20 @@ export interface ImportedFile {
   git: GitObjectRef;
 }
 
+/** A reusable content: a file under `.gitbook/includes/`, its title in its front matter. */
+export interface ImportedReusable {
+  /** Path under `.gitbook/includes/`, e.g. `support.md`. */
+  name: string;
+  title: string;
+  markdown: string;
+  git: GitObjectRef;
+}
+
 export interface ImportedContent {
   commit: { oid: string; message: string };
   pages: ImportedPage[];
   files: ImportedFile[];
+  reusables?: ImportedReusable[];
 }
 
 /** A page to export. An ImportedPage is one; `id` lets `/pages/<id>` links be turned into file links too. */
@@ -67,7 +79,17 @@ export interface ExportFile {
   bytes: Uint8Array;
 }
 
+/** A reusable content to export; `id` lets `/reusable-contents/<id>` includes be turned into its file. */
+export interface ExportReusable {
+  id?: string;
+  /** Its file under `.gitbook/includes/` (kept from an import); made from the title when absent. */
+  name?: string;
+  title: string;
+  markdown: string;
+}
+
 export interface ExportContent {
   pages: readonly ExportPage[];
   files?: readonly ExportFile[];
+  reusables?: readonly ExportReusable[];
 }

@@ -2,30 +2,37 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import express, { type Express } from 'express';
 import type { ResponseValidation } from '../config.js';
-import { ping } from '../db/index.js';
+import { checkReadiness } from '../db/index.js';
 import type { Logger } from '../logger.js';
 import { authenticate } from '../services/auth-service.js';
+import { authenticateSession } from '../services/browser-session-service.js';
 import { isVisitor, type Caller, type Principal } from '../services/caller.js';
 import { authenticateVisitor, isVisitorToken } from '../services/visitor-token-service.js';
 import { assertWithinSessionScope } from '../services/session-scope.js';
 import type { ServiceContext } from '../services/context.js';
 import { answerError, errorHandler } from './error-handler.js';
-import { BadRequestError, MethodNotAllowedError, NotFoundError, NotImplementedError, ServiceUnavailableError, UnauthorizedError } from '../errors.js';
+import { BadRequestError, MethodNotAllowedError, NotFoundError, NotImplementedError, UnauthorizedError } from '../errors.js';
 import { allHandlers } from './handlers/index.js';
 import { jsonBodyReader } from './middleware/body.js';
 import { refuseNulCharacters } from './middleware/nul.js';
 import { createRateLimiter } from './middleware/rate-limit.js';
 import { PathValidator, type PathValidatorOptions } from './openapi/route-validator.js';
-import { basePath, listOperations, loadBundledSpec, type OpenApiDocument, type OperationInfo } from './openapi/spec.js';
+import { basePath, listOperations, loadBundledContract, routeOptions, type OpenApiDocument, type OperationInfo } from './openapi/contract.js';
 import type { PresentContext } from './presenters/context.js';
 import type { AnyHandler, Handlers } from './registry.js';
-import { bearerToken, bearerTokenHash, beginRequest, requestState, type ApiRequest } from './request-state.js';
+import { bearerToken, bearerTokenHash, beginRequest, maybeRequestState, requestState, urlForLog, type ApiRequest } from './request-state.js';
 import { sendEmpty, sendJson, type ResponseCheck } from './respond.js';
 import { PathRouter } from './router.js';
-import { downloadRouter, type DownloadRouteOptions } from '../storage/download-route.js';
+import { downloadRouter, type DownloadRouteOptions } from './download-route.js';
 import { integrationAssetsRouter } from './integration-assets-route.js';
 import { openApiRawRouter } from './openapi-raw-route.js';
+import { oidcRouter } from './oidc-routes.js';
 import { ssoRouter } from './sso-routes.js';
+import { webAppRouter, type WebAppOptions } from './web-app-route.js';
+import { assertCsrfDefence, UNSAFE_METHODS } from './csrf.js';
+import { metricsRequestListener } from './metrics-route.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { readSessionCookie } from './session-cookie.js';
 
 export interface AppOptions {
   services: ServiceContext;
@@ -33,20 +40,28 @@ export interface AppOptions {
   publicUrl: string;
   bodyLimitBytes: number;
   responseValidation: ResponseValidation;
-  /** The contract; the bundled spec of `@quire/api-types` by default. Tests pass small ones. */
-  spec?: OpenApiDocument;
+  /** The contract; the bundled contract of `@quire/api-types` by default. Tests pass small ones. */
+  contract?: OpenApiDocument;
   /** The handlers; every group of `handlers/index.ts` by default. */
   handlers?: Handlers;
   /** Answers /readyz with 503 once shutdown has begun, so a load balancer stops sending requests. */
   isShuttingDown?: () => boolean;
+  /** The PostgreSQL schema of the tables, when DATABASE_URL names one: where /readyz finds the migrations run. */
+  databaseSchema?: string;
   /** API requests allowed per caller and minute (0: no limit). */
   rateLimitPerMinute?: number;
-  /** Serves signed `/downloads/...` URLs (file bytes, PDFs) when given; see storage/download-route.ts. */
+  /** Serves signed `/downloads/...` URLs (file bytes, PDFs) when given; see download-route.ts. */
   downloads?: DownloadRouteOptions;
   /** The reader (`@quire/reader`): published sites at `/sites/...` and on their own hostnames. */
   reader?: MountedReader;
+  /** The app (`apps/web`) at `/` and the API reference at `/docs`, from their builds; see web-app-route.ts. */
+  web?: WebAppOptions;
   /** The secret the in-process reader sends with its visitors' addresses (see middleware/rate-limit.ts). */
   readerForwardingKey?: string;
+  /** Counts API requests by operationId and status (and serves them at `/metrics` with `metricsToken`). */
+  metrics?: Metrics;
+  /** QUIRE_METRICS_TOKEN: `/metrics` is served on this port to requests bearing it; not served here without it. */
+  metricsToken?: string;
 }
 
 /** What the app needs of the reader: its request listener and which paths are its own on every host. */
@@ -82,6 +97,12 @@ export interface QuireApp {
   compiledValidators: number;
   /** Compiles the response validators not compiled yet, yielding to the event loop between paths. */
   warmResponses(): Promise<number>;
+  /**
+   * Resolves once no API operation is running. A client that gives up closes its connection while its
+   * operation still runs; a graceful stop waits for this too, not only for connections, so that the database
+   * is never closed under an operation in flight.
+   */
+  whenIdle(): Promise<void>;
 }
 
 /** One operation, ready to serve: its validation, its handler, and what it needs. */
@@ -94,37 +115,38 @@ interface Route {
 }
 
 /**
- * Validators depend only on the spec and the validation mode, so processes that build several apps from
- * one spec (test files start a server per dialect) compile them once. Apps that log mismatches hold their
+ * Validators depend only on the contract and the validation mode, so processes that build several apps from
+ * one contract (test files start a server per dialect) compile them once. Apps that log mismatches hold their
  * own logger in their validators and are not shared.
  */
 const validatorCache = new WeakMap<OpenApiDocument, Map<string, Map<string, PathValidator>>>();
 
-async function pathValidators(spec: OpenApiDocument, specPaths: string[], options: PathValidatorOptions): Promise<Map<string, PathValidator>> {
+async function pathValidators(contract: OpenApiDocument, contractPaths: string[], options: PathValidatorOptions): Promise<Map<string, PathValidator>> {
   const shareable = !options.onMismatch;
   const mode = options.validateResponses ? 'responses' : 'requests';
   let shared: Map<string, PathValidator> | undefined;
   if (shareable) {
-    const byMode = validatorCache.get(spec) ?? new Map<string, Map<string, PathValidator>>();
-    validatorCache.set(spec, byMode);
+    const byMode = validatorCache.get(contract) ?? new Map<string, Map<string, PathValidator>>();
+    validatorCache.set(contract, byMode);
     shared = byMode.get(mode) ?? new Map<string, PathValidator>();
     byMode.set(mode, shared);
   }
   const validators = new Map<string, PathValidator>();
-  for (const specPath of specPaths) {
-    let validator = shared?.get(specPath);
+  for (const contractPath of contractPaths) {
+    let validator = shared?.get(contractPath);
     if (!validator) {
-      validator = await PathValidator.create(spec, specPath, options);
-      shared?.set(specPath, validator);
+      validator = await PathValidator.create(contract, contractPath, options);
+      shared?.set(contractPath, validator);
     }
-    validators.set(specPath, validator);
+    validators.set(contractPath, validator);
   }
   return validators;
 }
 
 /**
  * Builds the request listener. Request flow of an API call: request id -> route lookup -> JSON body ->
- * request validation -> response check armed -> bearer authentication -> handler -> JSON answer; any error
+ * request validation -> response check armed -> authentication (bearer token, or the session cookie with
+ * its CSRF defence on unsafe methods) -> handler -> JSON answer; any error
  * goes to one error handler that answers `{"error":{"code","message"}}`.
  *
  * API requests are dispatched here rather than through Express, for a measured reason: on this 2-core
@@ -132,13 +154,13 @@ async function pathValidators(spec: OpenApiDocument, specPaths: string[], option
  * 3,572 through Express as its only middleware (a bare node:http server: 45,109 and 38,536 in the same runs);
  * Express's per-request set-up (prototype swaps, router) costs more than the whole rest of a read. The lookup
  * walks a tree of path segments, so its cost does not grow with the number of operations, and each path's
- * validator is built from a spec pruned to that path and compiled before this function returns. Express
+ * validator is built from a contract pruned to that path and compiled before this function returns. Express
  * serves everything outside the API (health checks, signed downloads).
  */
 export async function createApp(options: AppOptions): Promise<QuireApp> {
-  const spec = options.spec ?? loadBundledSpec();
-  const operations = listOperations(spec);
-  const base = basePath(spec);
+  const contract = options.contract ?? loadBundledContract();
+  const operations = listOperations(contract);
+  const base = basePath(contract);
   const present: PresentContext = { publicUrl: options.publicUrl };
   const handlers = (options.handlers ?? allHandlers({ services: options.services, present })) as Record<string, AnyHandler | undefined>;
   const logger = options.logger;
@@ -151,15 +173,15 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const validateResponses = options.responseValidation !== 'off';
   const onMismatch = options.responseValidation === 'log'
     ? (error: Error, _body: unknown, req: IncomingMessage) => {
-        logger.error({ err: error, method: req.method, url: req.url }, 'response does not match the API contract');
+        logger.error({ err: error, method: req.method, url: urlForLog(req.url) }, 'response does not match the API contract');
       }
     : undefined;
 
   // Operations without a handler answer 501 whatever their input, so only paths with at least one handler get
   // validators: building and compiling the others would only slow the start (a third of the contract is not
   // implemented yet).
-  const specPaths = [...new Set(operations.filter((operation) => handlers[operation.operationId]).map((operation) => operation.specPath))];
-  const validators = await pathValidators(spec, specPaths, { validateResponses, ...(onMismatch ? { onMismatch } : {}) });
+  const contractPaths = [...new Set(operations.filter((operation) => handlers[operation.operationId]).map((operation) => operation.contractPath))];
+  const validators = await pathValidators(contract, contractPaths, { validateResponses, ...(onMismatch ? { onMismatch } : {}) });
   let compiledValidators = 0;
   for (const validator of validators.values()) compiledValidators += validator.warmRequests();
   // Response validators are compiled before listening when a mismatch fails the request (tests,
@@ -187,23 +209,27 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   };
   const router = new PathRouter<Route>();
   for (const operation of operations) {
-    const validator = validators.get(operation.specPath);
-    router.add(operation.method.toUpperCase(), base + operation.specPath, {
+    const validator = validators.get(operation.contractPath);
+    router.add(operation.method.toUpperCase(), base + operation.contractPath, {
       operation,
       validateRequest: validator ? validator.requestValidation(operation.method) : () => {},
       checkResponse: validator?.responseCheck(operation.method) ?? null,
       handler: handlers[operation.operationId],
       readBody: bodyReaderOf(operation),
-    });
+    }, routeOptions(operation));
   }
 
   const rateLimiter = createRateLimiter({
     requestsPerWindow: options.rateLimitPerMinute ?? 0,
     windowSeconds: 60,
     ...(options.readerForwardingKey ? { trustedForwarderKey: options.readerForwardingKey } : {}),
+    ...(options.services.limiters ? { store: options.services.limiters } : {}),
   });
 
-  async function authenticateRequest(req: ApiRequest, operationId: string): Promise<Principal> {
+  async function authenticateRequest(req: ApiRequest, operationId: string, sessionSecret: string | undefined): Promise<Principal> {
+    // A browser session (the cookie; never together with a bearer token, and its CSRF defence passed: both
+    // checked before the body is read).
+    if (sessionSecret !== undefined) return (await authenticateSession(options.services, sessionSecret)).caller;
     try {
       // Visitor tokens of published sites (getPublishedContentByUrl) are signed, not stored: no lookup by hash.
       const token = bearerToken(req);
@@ -224,6 +250,18 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     if (found.kind === 'method-not-allowed') throw new MethodNotAllowedError(req.method ?? '', found.allow);
     const { route, params } = found.match;
     const { operation } = route;
+    state.operationId = operation.operationId;
+    const sessionSecret = readSessionCookie(req);
+    // Two identities in one request would leave it to the server to pick one, and a bearer token would lift
+    // the cookie's CSRF defence: such a request is refused, whatever the operation.
+    if (sessionSecret !== undefined && req.headers.authorization !== undefined) {
+      throw new BadRequestError('Send either a bearer token or the session cookie, not both');
+    }
+    // The CSRF defence of unsafe methods made with the cookie comes first: a cross-site request (a form post
+    // included) is refused before its body is read or its session looked up.
+    if (sessionSecret !== undefined && (operation.requiresAuth || operation.acceptsAuth) && UNSAFE_METHODS.has(req.method ?? 'GET')) {
+      assertCsrfDefence(req, options.publicUrl, sessionSecret);
+    }
 
     await route.readBody(req, res);
     if (operation.requestBodyRequired && req.body === undefined) {
@@ -236,8 +274,12 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     state.checkResponse = route.checkResponse ?? undefined;
     // Where a token is optional (getPublishedContentByUrl), one that is sent is checked all the same: a bad
     // token is a 401, never silently read as anonymous.
-    const authenticates = operation.requiresAuth || (operation.acceptsAuth && req.headers.authorization !== undefined);
-    const principal = authenticates ? await authenticateRequest(req, operation.operationId) : undefined;
+    const authenticates = operation.requiresAuth || (operation.acceptsAuth && (req.headers.authorization !== undefined || sessionSecret !== undefined));
+    const principal = authenticates ? await authenticateRequest(req, operation.operationId, sessionSecret) : undefined;
+    // A bearer token sent to an operation that takes none (signIn, listSignInProviders...) is checked all the
+    // same, so that a bad one is a 401 everywhere, never ignored; a good one is not used. The cookie is not: a
+    // browser sends it unasked, and a stale one must not keep its owner from signing in again.
+    if (!authenticates && req.headers.authorization !== undefined) await authenticateRequest(req, operation.operationId, undefined);
     const caller: Caller | undefined = principal && !isVisitor(principal) ? principal : undefined;
     if (caller?.organizationId !== undefined) await assertWithinSessionScope(options.services, caller, req.params, req.body);
 
@@ -270,20 +312,48 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   app.get('/healthz', (req, res) => {
     sendJson(req, res, 200, { status: 'ok' });
   });
+  // Whether a load balancer may send this process traffic: not shutting down, the database answering and
+  // migrated to this build's schema. A 503 carries the error shape and the same checks as a 200.
   app.get('/readyz', async (req, res) => {
-    if (options.isShuttingDown?.()) throw new ServiceUnavailableError('Shutting down');
-    try {
-      await ping(options.services.db);
-    } catch (error) {
-      logger.warn({ err: error }, 'database not reachable');
-      throw new ServiceUnavailableError('The database is not reachable');
+    const unavailable = (message: string, checks: object) => {
+      res.setHeader('Cache-Control', 'no-store');
+      sendJson(req, res, 503, { status: 'unavailable', ...checks, error: { code: 503, message } });
+    };
+    if (options.isShuttingDown?.()) {
+      unavailable('Shutting down', {});
+      return;
     }
-    sendJson(req, res, 200, { status: 'ok' });
+    let readiness;
+    try {
+      readiness = await checkReadiness(options.services.db, options.databaseSchema);
+    } catch (error) {
+      logger.warn({ err: error }, 'readiness check failed');
+      unavailable('The readiness check failed', { database: 'unreachable', migrations: 'unknown' });
+      return;
+    }
+    const { ready, pending, ...checks } = readiness;
+    if (!ready) {
+      if (checks.database === 'unreachable') logger.warn('readyz: the database is not reachable');
+      unavailable(checks.database === 'unreachable' ? 'The database is not reachable' : `Migrations are pending: ${pending?.join(', ')}`, checks);
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    sendJson(req, res, 200, { status: 'ok', ...checks });
   });
+  const metrics = options.metrics;
+  if (metrics && options.metricsToken !== undefined) {
+    const serveMetrics = metricsRequestListener({
+      source: async () => ({ contentType: metrics.contentType, text: await metrics.text() }),
+      token: options.metricsToken,
+      logger,
+    });
+    app.all('/metrics', (req, res) => serveMetrics(req, res));
+  }
   if (options.downloads) app.use(downloadRouter(options.downloads));
   if (options.downloads) app.use(integrationAssetsRouter(options.services));
   app.use(openApiRawRouter(options.services));
   app.use(ssoRouter(options.services, present));
+  app.use(oidcRouter(options.services, present));
   const reader = options.reader;
   if (reader) {
     // A request for another host that no route above answered is for a site with that hostname.
@@ -294,10 +364,34 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
       else next();
     });
   }
+  if (options.web) app.use(webAppRouter(options.web));
   app.use((req) => {
     throw new NotFoundError(`No route matches ${req.method} ${req.path}`);
   });
   app.use(errorHandler(logger));
+
+  // Requests refused before their route was looked up (rate limit) are named by a lookup when answered.
+  const operationIdOf = (req: IncomingMessage, pathname: string): string => {
+    const known = maybeRequestState(req)?.operationId;
+    if (known !== undefined) return known;
+    const found = router.lookup(req.method ?? 'GET', pathname);
+    return found.kind === 'found' ? found.match.route.operation.operationId : 'unmatched';
+  };
+  const observeApiRequest = (metrics: Metrics, req: IncomingMessage, res: ServerResponse, pathname: string): void => {
+    const started = process.hrtime.bigint();
+    res.once('close', () => {
+      metrics.observeRequest(operationIdOf(req, pathname), res.statusCode, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+  };
+
+  let operationsInFlight = 0;
+  const idleWaiters: Array<() => void> = [];
+  const tracked = (work: Promise<void>): void => {
+    operationsInFlight++;
+    void work.finally(() => {
+      if (--operationsInFlight === 0) for (const wake of idleWaiters.splice(0)) wake();
+    });
+  };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     beginRequest(req, res, logger);
@@ -305,10 +399,11 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     const queryAt = url.indexOf('?');
     const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
     if (pathname.startsWith(apiPrefix)) {
+      if (metrics) observeApiRequest(metrics, req, res, pathname);
       const apiRequest = req as ApiRequest;
       apiRequest.originalUrl = url;
       apiRequest.path = pathname;
-      serveApi(apiRequest, res, pathname, queryAt === -1 ? '' : url.slice(queryAt + 1)).catch((error: unknown) => answerError(error, req, res, logger));
+      tracked(serveApi(apiRequest, res, pathname, queryAt === -1 ? '' : url.slice(queryAt + 1)).catch((error: unknown) => answerError(error, req, res, logger)));
       return;
     }
     // Site pages skip Express like the API does: they are the other hot path.
@@ -327,5 +422,6 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     validators,
     compiledValidators,
     warmResponses,
+    whenIdle: () => (operationsInFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
   };
 }

@@ -4,7 +4,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../db/dialect.js';
 import type { Logger } from '../logger.js';
 import { ApiError } from '../errors.js';
 import { validatorErrors, type ValidatorError, type ValidatorErrorItem } from './openapi/validator-internals.js';
-import { maybeRequestState } from './request-state.js';
+import { maybeRequestState, urlForLog } from './request-state.js';
 import { sendJson } from './respond.js';
 
 export interface ErrorAnswer {
@@ -84,7 +84,7 @@ export function sendError(req: IncomingMessage, res: ServerResponse, answer: Pic
 export function answerError(error: unknown, req: IncomingMessage, res: ServerResponse, logger: Logger): void {
   const answer = classifyError(error);
   const requestId = maybeRequestState(req)?.requestId;
-  if (answer.unexpected) logger.error({ err: error, reqId: requestId, method: req.method, url: req.url }, 'request failed');
+  if (answer.unexpected) logger.error({ err: error, reqId: requestId, method: req.method, url: urlForLog(req.url) }, 'request failed');
   else if (logger.isLevelEnabled('debug')) logger.debug({ reqId: requestId, status: answer.status, message: answer.message }, 'request refused');
   if (res.headersSent) {
     // Part of an answer is out; the only honest thing left is to cut the connection.

@@ -10,6 +10,11 @@ describe('urlForLog', () => {
     expect(urlForLog('/downloads/h/f.pdf?expires=1&sig=abcdef')).toBe('/downloads/h/f.pdf?expires=1&sig=[redacted]');
     expect(urlForLog('/v1/orgs?page=p2')).toBe('/v1/orgs?page=p2');
     expect(urlForLog(undefined)).toBe('');
+    // An invitation's secret, in the address that joins with it and in its join address.
+    expect(urlForLog('/v1/orgs/o1/invites/s3cret-invite?x=1')).toBe('/v1/orgs/o1/invites/[redacted]?x=1');
+    expect(urlForLog('/join/s3cret-invite')).toBe('/join/[redacted]');
+    expect(urlForLog('/v1/orgs/o1/invites')).toBe('/v1/orgs/o1/invites');
+    expect(urlForLog('/v1/orgs/o1/link-invites/inv1')).toBe('/v1/orgs/o1/link-invites/inv1');
   });
 
   it('hides the secrets a reader sends to getPublishedContentByUrl, also inside the address it resolves', () => {

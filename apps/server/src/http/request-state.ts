@@ -8,6 +8,8 @@ import type { ResponseCheck } from './respond.js';
 export interface RequestState {
   requestId: string;
   started: bigint;
+  /** The operationId of the request's route, once it is looked up (`/metrics` counts requests by it). */
+  operationId?: string;
   /** Set once the operation is known and its answers are checked against the contract. */
   checkResponse?: ResponseCheck | undefined;
   /** The SHA-256 of the bearer token (null without a well-formed one), computed once per request. */
@@ -64,8 +66,14 @@ function accessLogger(logger: Logger): Logger {
  */
 const SECRET_PARAMS = /((?:[?&]|%3F|%26)(?:shareKey|sig|token|visitorAuthToken|jwt_token|apiToken)(?:=|%3D))(?:(?!&|#)[^])*/gi;
 
+/**
+ * Path segments that are secrets: an invitation's, in the address that joins with it
+ * (`/v1/orgs/{organizationId}/invites/{inviteSecret}`) and in its join address (`/join/{secret}`).
+ */
+const SECRET_SEGMENTS = /(\/orgs\/[^/?#]+\/invites\/|^\/join\/)[^/?#]+/gi;
+
 export function urlForLog(url: string | undefined): string {
-  return (url ?? '').replace(SECRET_PARAMS, '$1[redacted]');
+  return (url ?? '').replace(SECRET_SEGMENTS, '$1[redacted]').replace(SECRET_PARAMS, '$1[redacted]');
 }
 
 export function requestState(req: IncomingMessage): RequestState {

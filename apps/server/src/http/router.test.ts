@@ -32,4 +32,20 @@ describe('PathRouter', () => {
     expect(() => router.add('GET', '/v1/orgs/{organizationId}', 'again')).toThrow(/defined twice/);
     expect(() => router.add('GET', '/v1/orgs/{orgId}/x', 'renamed')).toThrow(/conflicts/);
   });
+
+  it('gives a rest parameter the remaining segments, sent with slashes or encoded', () => {
+    const paths = new PathRouter<string>();
+    paths.add('GET', '/v1/spaces/{spaceId}/content/path/{pagePath}', 'byPath', { restParameter: 'pagePath' });
+    paths.add('GET', '/v1/spaces/{spaceId}/content/page/{pageId}', 'byId');
+    const found = (pagePath: string) => ({ kind: 'found', match: { route: 'byPath', params: { spaceId: 's1', pagePath } } });
+    expect(paths.lookup('GET', '/v1/spaces/s1/content/path/guide')).toEqual(found('guide'));
+    expect(paths.lookup('GET', '/v1/spaces/s1/content/path/guide/install')).toEqual(found('guide/install'));
+    expect(paths.lookup('GET', '/v1/spaces/s1/content/path/guide%2Finstall')).toEqual(found('guide/install'));
+    expect(paths.lookup('GET', '/v1/spaces/s1/content/page/p1/extra')).toEqual({ kind: 'not-found' });
+    expect(paths.lookup('GET', '/v1/spaces/s1/content/path/guide/')).toEqual({ kind: 'not-found' });
+    expect(paths.lookup('GET', '/v1/spaces/s1/content/path/a//b')).toEqual({ kind: 'not-found' });
+    expect(paths.lookup('GET', '/v1/spaces/s1/content/path/a/%E0%A4%A')).toEqual({ kind: 'bad-path' });
+    expect(() => paths.add('GET', '/v1/spaces/{spaceId}/x/{rest}/y', 'middle', { restParameter: 'rest' })).toThrow(/must end the path/);
+    expect(() => paths.add('POST', '/v1/spaces/{spaceId}/content/path/{pagePath}', 'notRest')).toThrow(/conflicts/);
+  });
 });

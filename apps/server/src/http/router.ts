@@ -17,7 +17,8 @@ export type Lookup<T> =
 
 interface Node<T> {
   statics: Map<string, Node<T>>;
-  param: { name: string; node: Node<T> } | undefined;
+  /** `rest`: the parameter ends the path and takes every remaining segment, slashes included. */
+  param: { name: string; node: Node<T>; rest: boolean } | undefined;
   methods: Map<string, T>;
 }
 
@@ -28,16 +29,25 @@ function newNode<T>(): Node<T> {
 export class PathRouter<T> {
   readonly #root: Node<T> = newNode();
 
-  /** `path` is written the OpenAPI way (`/v1/orgs/{organizationId}`); `method` in upper case. */
-  add(method: string, path: string, route: T): void {
+  /**
+   * `path` is written the OpenAPI way (`/v1/orgs/{organizationId}`); `method` in upper case. `restParameter`
+   * names a parameter that ends the path and matches the rest of it, slashes included (a page path such as
+   * `guide/install`, which clients send unencoded).
+   */
+  add(method: string, path: string, route: T, options: { restParameter?: string } = {}): void {
     let node = this.#root;
-    for (const segment of path.split('/').slice(1)) {
+    const segments = path.split('/').slice(1);
+    if (options.restParameter !== undefined && segments[segments.length - 1] !== `{${options.restParameter}}`) {
+      throw new Error(`${path}: the rest parameter {${options.restParameter}} must end the path`);
+    }
+    for (const [index, segment] of segments.entries()) {
       const param = /^\{([^}]+)\}$/.exec(segment);
       if (param) {
-        if (node.param && node.param.name !== param[1]) {
+        const rest = options.restParameter === param[1] && index === segments.length - 1;
+        if (node.param && (node.param.name !== param[1] || node.param.rest !== rest)) {
           throw new Error(`${path}: parameter {${param[1]}} conflicts with {${node.param.name}} at the same place`);
         }
-        node.param ??= { name: param[1]!, node: newNode() };
+        node.param ??= { name: param[1]!, node: newNode(), rest };
         node = node.param.node;
       } else {
         let next = node.statics.get(segment);
@@ -76,14 +86,16 @@ export class PathRouter<T> {
         if (found) return found;
       }
       if (node.param && segment !== '') {
+        const taken = node.param.rest ? segments.slice(depth) : [segment];
+        if (taken.includes('')) return undefined;
         let value: string;
         try {
-          value = decodeURIComponent(segment);
+          value = taken.map((part) => decodeURIComponent(part)).join('/');
         } catch {
           badPath = true;
           return undefined;
         }
-        const found = walk(node.param.node, depth + 1);
+        const found = walk(node.param.node, depth + taken.length);
         if (found) {
           found.params = { [node.param.name]: value, ...found.params };
           return found;

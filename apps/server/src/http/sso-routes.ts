@@ -1,10 +1,11 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { BadRequestError, PayloadTooLargeError } from '../errors.js';
 import { startCliSignIn } from '../services/cli-auth-service.js';
-import { completeSamlLogin, samlServiceMetadata, SESSION_TTL_MS, safeReturnPath, startSamlLogin } from '../services/saml-login-service.js';
+import { completeSamlLogin, samlServiceMetadata, safeReturnPath, startSamlLogin } from '../services/saml-login-service.js';
 import type { ServiceContext } from '../services/context.js';
 import type { PresentContext } from './presenters/context.js';
 import { samlServiceUrls } from './presenters/saml-presenter.js';
+import { readSessionCookie, setSessionCookie } from './session-cookie.js';
 
 /*
  * The browser side of single sign-on, outside the API: `/auth/saml/<providerId>/start` sends the browser to
@@ -12,9 +13,6 @@ import { samlServiceUrls } from './presenters/saml-presenter.js';
  * session, `/auth/saml/<providerId>` is the service provider's entity id and serves its metadata.
  * `/auth/cli/start` hands a session over to the command line (services/cli-auth-service.ts).
  */
-
-/** The session cookie: the token of a session scoped to one organization. */
-export const SESSION_COOKIE = 'quire_session';
 
 function param(req: Request, name: string): string {
   return String((req.params as Record<string, string | undefined>)[name] ?? '');
@@ -25,24 +23,12 @@ function queryString(req: Request, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** The value of one cookie of the request, if sent. */
-function cookie(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at !== -1 && part.slice(0, at).trim() === name) return decodeURIComponent(part.slice(at + 1).trim());
-  }
-  return undefined;
-}
-
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 export function ssoRouter(services: ServiceContext, present: PresentContext): Router {
   const router = Router();
-  // Secure cookies only where the installation is served over HTTPS (a local install runs on plain HTTP).
-  const secure = present.publicUrl.startsWith('https:');
-
   router.get('/auth/saml/:providerId/start', async (req: Request, res: Response) => {
     const providerId = param(req, 'providerId');
     const location = await startSamlLogin(services, providerId, samlServiceUrls(present, providerId), queryString(req, 'return'));
@@ -64,11 +50,9 @@ export function ssoRouter(services: ServiceContext, present: PresentContext): Ro
     const providerId = param(req, 'providerId');
     const form = (req.body ?? {}) as Record<string, unknown>;
     const samlResponse = typeof form.SAMLResponse === 'string' ? form.SAMLResponse : undefined;
-    const session = await completeSamlLogin(services, providerId, samlServiceUrls(present, providerId), samlResponse);
-    // Lax: the cookie goes with top-level navigations back to Quire (the command-line hand-over) but not with
-    // cross-site requests made by other pages.
-    res.cookie(SESSION_COOKIE, session.token, { httpOnly: true, secure, sameSite: 'lax', path: '/', maxAge: SESSION_TTL_MS });
-    res.setHeader('Cache-Control', 'no-store');
+    const userAgent = req.headers['user-agent'];
+    const session = await completeSamlLogin(services, providerId, samlServiceUrls(present, providerId), samlResponse, { userAgent, address: req.socket.remoteAddress });
+    setSessionCookie(res, present, session.secret, session.expiresAt);
     const returnPath = safeReturnPath(typeof form.RelayState === 'string' ? form.RelayState : undefined);
     if (returnPath) {
       res.redirect(303, returnPath);
@@ -86,7 +70,7 @@ export function ssoRouter(services: ServiceContext, present: PresentContext): Ro
     const redirect = queryString(req, 'redirect');
     const state = queryString(req, 'state');
     const providerId = queryString(req, 'provider');
-    const next = await startCliSignIn(services, cookie(req, SESSION_COOKIE), {
+    const next = await startCliSignIn(services, readSessionCookie(req), {
       ...(redirect !== undefined ? { redirect } : {}),
       ...(state !== undefined ? { state } : {}),
       ...(providerId !== undefined ? { providerId } : {}),

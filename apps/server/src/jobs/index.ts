@@ -5,6 +5,7 @@ import { GIT_IMPORT_JOB, gitImportJob } from './git-import-job.js';
 import { GIT_EXPORT_JOB, gitExportJob } from './git-export-job.js';
 import { CONVERSATION_ANALYSIS_JOB, conversationAnalysisJob } from './conversation-analysis-job.js';
 import { OPENAPI_SPEC_PROCESS_JOB, openApiSpecJob } from './openapi-spec-job.js';
+import { INVITE_MAIL_JOB, inviteMailJob } from './invite-mail-job.js';
 
 /**
  * Every job kind this service runs, by name; a family adds `<kind>-job.ts` in this folder and lists its
@@ -18,5 +19,6 @@ export function allJobHandlers(): JobHandlers {
     [GIT_EXPORT_JOB]: gitExportJob(),
     [CONVERSATION_ANALYSIS_JOB]: conversationAnalysisJob(),
     [OPENAPI_SPEC_PROCESS_JOB]: openApiSpecJob(),
+    [INVITE_MAIL_JOB]: inviteMailJob(),
   };
 }

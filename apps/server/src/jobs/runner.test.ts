@@ -104,6 +104,41 @@ describeEachDialect('job runner', (dialect) => {
     expect(runner.stopping).toBe(true);
   });
 
+  it('lets the running job finish within the grace a stop gives it', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => { started = resolve; });
+    const runner = new JobRunner({ services, handlers: { slow: async () => { started(); await new Promise((resolve) => setTimeout(resolve, 200)); } }, pollMs: 20 });
+    const id = await enqueueJob(services.db, 'slow', {});
+    runner.start();
+    await running;
+    await runner.stop(5000);
+    expect(await findJob(services.db, id)).toMatchObject({ status: 'succeeded', attempts: 1, locked_by: null });
+  });
+
+  it('hands a job back to the queue, due now and the attempt not counted, when it outlasts the grace', async () => {
+    // One handler heeds its signal, the other ignores it: both jobs go back to the queue.
+    const handlers: Record<string, JobHandler> = {
+      heeds: (_payload, { signal }) => { return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))); },
+      ignores: () => { return new Promise(() => {}); },
+    };
+    for (const kind of ['heeds', 'ignores']) {
+      const runner = new JobRunner({ services, handlers, pollMs: 20 });
+      const id = await enqueueJob(services.db, kind, {});
+      runner.start();
+      await new Promise<void>((resolve) => { const wait = () => findJob(services.db, id).then((job) => (job?.status === 'running' ? resolve() : setTimeout(wait, 10))); void wait(); });
+      const stoppedAt = Date.now();
+      await runner.stop(100);
+      expect(Date.now() - stoppedAt, kind).toBeLessThan(5000);
+      const job = await findJob(services.db, id);
+      expect(job, kind).toMatchObject({ status: 'queued', attempts: 0, locked_by: null, locked_until: null, last_error: null });
+      expect(Date.parse(job!.run_at), kind).toBeLessThanOrEqual(Date.now());
+      // Another runner takes it at once, without waiting for a lease to lapse.
+      const other = new JobRunner({ services, handlers: { [kind]: async () => {} } });
+      expect(await other.runOnce(), kind).toBe(true);
+      expect(await findJob(services.db, id), kind).toMatchObject({ status: 'succeeded', attempts: 1 });
+    }
+  });
+
   it('numbers per scope with counters, also inside a rolled-back transaction', async () => {
     expect(await nextCounterValue(services.db, 'space:a', 'change_request')).toBe(1);
     expect(await nextCounterValue(services.db, 'space:a', 'change_request')).toBe(2);

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { jitter, newId, nowIso } from '../ids.js';
 import type { ServiceContext } from '../services/context.js';
-import { claimDueJob, extendLease, finishJob, type JobRow } from '../stores/job-store.js';
+import { claimDueJob, extendLease, finishJob, releaseJob, type JobRow } from '../stores/job-store.js';
 
 export interface JobContext {
   services: ServiceContext;
@@ -51,6 +51,17 @@ function errorText(error: unknown): string {
   return text.slice(0, 2000);
 }
 
+/** Whether `promise` settles within `ms` (a rejection counts as settled: the caller only waits). */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), ms); });
+  try {
+    return await Promise.race([promise.then(() => true, () => true), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Runs queued jobs one at a time: claim (with a lease) -> run outside any transaction -> record success,
  * or schedule a retry with backoff, or mark failed after the last attempt.
@@ -63,6 +74,9 @@ export class JobRunner {
   readonly #pollMs: number;
   readonly #backoffMs: (attempt: number) => number;
   readonly #abort = new AbortController();
+  #stopRequested = false;
+  /** The job being run now, with the promise of its attempt, so that stop() can wait for it or hand it back. */
+  #current: { id: string; attempt: Promise<void> } | undefined;
   #loop: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #wake: (() => void) | undefined;
@@ -77,7 +91,7 @@ export class JobRunner {
   }
 
   get stopping(): boolean {
-    return this.#abort.signal.aborted;
+    return this.#stopRequested;
   }
 
   start(): void {
@@ -90,11 +104,27 @@ export class JobRunner {
     this.#wake?.();
   }
 
-  /** Stops claiming jobs and waits for the running one (which sees its signal aborted) to end. */
-  async stop(): Promise<void> {
-    this.#abort.abort();
+  /**
+   * Stops claiming jobs. The running one has `graceMs` to finish; past that its signal is aborted and it is
+   * handed back to the queue (due now, the attempt not counted), so that another process runs it rather than
+   * waiting for its lease to lapse. Resolves once nothing of this runner holds a job.
+   */
+  async stop(graceMs = 0): Promise<void> {
+    this.#stopRequested = true;
     this.nudge();
-    await this.#loop;
+    if (!this.#loop) return;
+    const finished = await settlesWithin(this.#loop, graceMs);
+    if (finished) return;
+    this.#abort.abort();
+    const current = this.#current;
+    // A handler that heeds its signal ends at once, and the attempt is handed back where it failed; one that
+    // does not is handed back from here, and whatever it records later is refused (the lease is no longer its).
+    if (!(await settlesWithin(this.#loop, 1000)) && current) await this.#handBack(current.id);
+  }
+
+  async #handBack(jobId: string): Promise<void> {
+    const { db, logger } = this.#services;
+    if (await releaseJob(db, jobId, this.workerId, nowIso())) logger.info({ jobId }, 'job handed back: the runner is stopping');
   }
 
   async #run(): Promise<void> {
@@ -134,18 +164,23 @@ export class JobRunner {
       extendLease(db, job.id, this.workerId, new Date(Date.now() + this.#leaseMs).toISOString())
         .catch((error: unknown) => log.warn({ err: error }, 'could not renew job lease'));
     }, Math.max(10, Math.floor(this.#leaseMs / 2)));
+    const attempt = handler(JSON.parse(job.payload) as unknown, {
+      services: this.#services,
+      job: { id: job.id, kind: job.kind, attempts: job.attempts, max_attempts: job.max_attempts },
+      signal: this.#abort.signal,
+    });
+    this.#current = { id: job.id, attempt };
     try {
-      await handler(JSON.parse(job.payload) as unknown, {
-        services: this.#services,
-        job: { id: job.id, kind: job.kind, attempts: job.attempts, max_attempts: job.max_attempts },
-        signal: this.#abort.signal,
-      });
+      await attempt;
       clearInterval(renew);
       await finishJob(db, job.id, this.workerId, { status: 'succeeded', finished_at: nowIso(), payload: withoutCredentials(job.payload) });
       log.info('job succeeded');
     } catch (error) {
       clearInterval(renew);
-      if (job.attempts >= job.max_attempts) {
+      if (this.#abort.signal.aborted) {
+        // Cut short by stop(): not the job's failure.
+        await this.#handBack(job.id);
+      } else if (job.attempts >= job.max_attempts) {
         await finishJob(db, job.id, this.workerId, { status: 'failed', last_error: errorText(error), finished_at: nowIso(), payload: withoutCredentials(job.payload) });
         log.error({ err: error }, 'job failed for good');
       } else {
@@ -153,6 +188,8 @@ export class JobRunner {
         await finishJob(db, job.id, this.workerId, { status: 'queued', run_at: retryAt, last_error: errorText(error) });
         log.warn({ err: error, retryAt }, 'job failed; will retry');
       }
+    } finally {
+      this.#current = undefined;
     }
     return true;
   }

@@ -8,8 +8,13 @@ import type { PdfTask } from './pdf-worker.js';
  * and the thread within a memory limit; the thread starts on the first PDF and ends after a minute idle.
  */
 
-/** Characters of markdown one PDF may hold (all its pages together): a hundred pages at the page limit. */
-export const MAX_PDF_MARKDOWN_LENGTH = 100_000_000;
+/**
+ * Characters of markdown one PDF may hold (all its pages together): one page at the page limit (1,000,000,
+ * `content/markdown/limits.ts`), so that any page can be printed on its own. It bounds the work of one
+ * request: rendering takes time in proportion to it, measured by the `pdf` bench (apps/server/README.md,
+ * "Content limits").
+ */
+export const MAX_PDF_MARKDOWN_LENGTH = 1_000_000;
 /** How long one PDF may take to render before it is given up. */
 export const PDF_TIME_LIMIT_MS = 120_000;
 

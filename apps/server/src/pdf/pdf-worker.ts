@@ -1,6 +1,6 @@
 import { ContentError } from '../content/errors.js';
 import { DOCUMENT_SCHEMA_VERSION, markdownToDocument, type Doc } from '../content/markdown/index.js';
-import { renderPdf, type ImageRef } from './render.js';
+import { renderPdf } from './render.js';
 
 /*
  * The worker-thread side of pdf-pool.ts: the CPU-heavy, pure part of a PDF (reading each page's markdown
@@ -58,7 +58,7 @@ export default async function runPdfTask(task: PdfTask): Promise<Uint8Array> {
     title: task.title,
     ...(task.subtitle !== undefined ? { subtitle: task.subtitle } : {}),
     pages,
-    images: (ref: ImageRef) => (ref.kind === 'file' && typeof ref.file === 'string' ? task.files[ref.file] : undefined),
+    images: (ref) => (ref.kind === 'file' ? task.files[ref.file] : undefined),
     createdAt: new Date(task.createdAt),
     ...(task.compress !== undefined ? { compress: task.compress } : {}),
   });

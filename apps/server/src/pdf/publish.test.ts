@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { markdownToDocument } from '../content/markdown/index.js';
 import { LocalDiskBlobStorage, readBlob } from '../storage/blob-storage.js';
 import { createUrlSigner } from '../storage/signed-urls.js';
-import { makePng } from './pdf-test-support.js';
+import { makePng } from '../../test/support/pdf-fixtures.js';
 import { fileImageLoader, pdfFilename, publishPdf } from './publish.js';
 
 let dir: string;

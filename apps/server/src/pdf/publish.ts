@@ -2,7 +2,7 @@ import type { BlobStorage } from '../storage/blob-storage.js';
 import { safeFilename, type UrlSigner } from '../storage/signed-urls.js';
 import { renderPdfOffThread } from './pdf-pool.js';
 import type { PdfTask } from './pdf-worker.js';
-import { renderPdf, type ImageLoader, type ImageRef, type RenderPdfInput } from './render.js';
+import { renderPdf, type ImageLoader, type RenderPdfInput } from './render.js';
 
 /*
  * The last step of `getChangeRequestPDF`: render, store the bytes, answer a signed URL. Rendering happens
@@ -55,5 +55,5 @@ async function storePdf(pdf: Buffer, title: string, options: PublishPdfOptions):
  * would need the SSRF guard and a time budget; those images appear as placeholders.
  */
 export function fileImageLoader(loadFile: (fileId: string) => Promise<Uint8Array | undefined> | Uint8Array | undefined): ImageLoader {
-  return (ref: ImageRef) => (ref.kind === 'file' && typeof ref.file === 'string' ? loadFile(ref.file) : undefined);
+  return (ref) => (ref.kind === 'file' ? loadFile(ref.file) : undefined);
 }

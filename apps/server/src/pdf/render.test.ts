@@ -6,7 +6,7 @@ import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { markdownToDocument } from '../content/markdown/index.js';
 import { embeddableImage, isDecodablePng } from './images.js';
-import { allText, countPages, makePng, outlineTitles, pageTexts } from './pdf-test-support.js';
+import { allText, countPages, makePng, outlineTitles, pageTexts } from '../../test/support/pdf-fixtures.js';
 import { renderPdf, type PdfPageInput } from './render.js';
 import { toWinAnsi } from './win-ansi.js';
 
@@ -214,7 +214,7 @@ describe('renderPdf', () => {
       title: 'Images',
       pages: [{ title: 'Images', path: 'images', document: markdownToDocument(markdown) }],
       images: (ref) => {
-        const name = String(ref.url).split('/').pop()!;
+        const name = (ref.kind === 'url' ? ref.url : '').split('/').pop()!;
         if (name === 'throws.png') throw new Error('storage is down');
         return sources[name];
       },

@@ -1,7 +1,7 @@
 import PDFDocument from 'pdfkit';
 import {
   headingLevel,
-  plainText as documentText,
+  plainText,
   tableGrid,
   type Doc,
   type DocBlock,
@@ -15,6 +15,7 @@ import {
   type DocTable,
   type DocParagraph,
   type ImageData,
+  type ImageRef,
 } from '../content/markdown/index.js';
 import { embeddableImage, type EmbeddableImage } from './images.js';
 import { toWinAnsi } from './win-ansi.js';
@@ -34,10 +35,8 @@ export interface PdfPageInput {
   document: Doc;
 }
 
-/** A document's `ref` of an image (`{kind: 'file', file}` or `{kind: 'url', url}`), with its `src` text. */
-export type ImageRef = Record<string, unknown>;
-/** The bytes of an image, or undefined when they are not available (a placeholder is shown then). */
-export type ImageLoader = (ref: ImageRef, src: string | undefined) => Uint8Array | undefined | Promise<Uint8Array | undefined>;
+/** The bytes of an image by its `ref` and `src`, or undefined when they are not available (a placeholder is shown then). */
+export type ImageLoader = (ref: ImageRef, src: string) => Uint8Array | undefined | Promise<Uint8Array | undefined>;
 
 export interface RenderPdfInput {
   title: string;
@@ -102,15 +101,8 @@ function fontFor(segment: Pick<Segment, 'bold' | 'italic' | 'code'>): string {
   return family[(segment.bold ? 1 : 0) + (segment.italic ? 2 : 0)]!;
 }
 
-/** Text of a node and its descendants, leaves concatenated, line breaks as new lines. */
-export function plainText(node: DocNode): string {
-  if (node.object === 'inline' && node.type === 'break') return '\n';
-  if (node.object === 'text') return documentText(node);
-  return (node.nodes as DocNode[]).map(plainText).join('');
-}
-
 function imageKey(data: ImageData): string {
-  return JSON.stringify([data.ref ?? null, typeof data.src === 'string' ? data.src : null]);
+  return JSON.stringify([data.ref, data.src]);
 }
 
 function collectImages(nodes: readonly DocNode[], into: Map<string, ImageData>): void {
@@ -127,8 +119,7 @@ async function loadImages(input: RenderPdfInput): Promise<Map<string, Embeddable
   for (const page of input.pages) collectImages(page.document.nodes, wanted);
   for (const [key, data] of wanted) {
     try {
-      const ref: ImageRef = typeof data.ref === 'object' && data.ref !== null ? { ...data.ref } : {};
-      const bytes = await input.images(ref, typeof data.src === 'string' ? data.src : undefined);
+      const bytes = await input.images(data.ref, data.src);
       const image = bytes ? embeddableImage(bytes) : undefined;
       if (image) loaded.set(key, image);
     } catch {
@@ -343,6 +334,10 @@ class Renderer {
       case 'footnote':
         this.footnote(node, box);
         return;
+      case 'reusable-content':
+        // The PDF lays out one page's own markdown; an inserted block is named where it stands.
+        this.code([`{% include "/reusable-contents/${node.data.ref.reusableContent}" %}`], box);
+        return;
       default: {
         const unknown: never = node;
         void unknown;
@@ -518,7 +513,7 @@ class Renderer {
         doc.y = y;
       }
     }
-    const label = alt || caption || (typeof data.src === 'string' ? data.src : '') || 'image';
+    const label = alt || caption || data.src || 'image';
     this.write([{ text: `[Image: ${label}]`, bold: false, italic: true, strike: false, code: false, color: MUTED_COLOR }], box, { size: 9.5 });
     this.gap(8);
   }

@@ -21,6 +21,7 @@ export const VISITOR_OPERATIONS: ReadonlySet<string> = new Set([
   'getCurrentRevision',
   'listPages',
   'getPageById',
+  'getReusableContentById',
   'listFiles',
   'getFileById',
   'searchSpaceContent',
@@ -41,10 +42,11 @@ export interface VisitorGrant {
   /** The visitor-auth key whose JWT the visitor showed (visitor-auth sites). */
   visitorAuthKeyId?: string;
   /**
-   * The member whose own token opened the site (a share-link or visitor-auth site opened by membership
-   * alone): the token holds only while they are still a member and that token still valid.
+   * The member whose own token or browser session opened the site (a share-link or visitor-auth site opened
+   * by membership alone): the grant holds only while they are still a member and that token or session still
+   * valid. One of `tokenId` and `sessionId` is set.
    */
-  member?: { userId: string; tokenId: string };
+  member?: { userId: string; tokenId?: string; sessionId?: string };
   /** Site spaces and sections this visitor sees (their conditions hold for the visitor's claims). */
   siteSpaceIds: readonly string[];
   sectionIds: readonly string[];

@@ -8,8 +8,10 @@ import {
   deleteSearchRowsOfPages,
   deleteSearchRowsOfSpace,
   findIndexedRevision,
+  findIndexedState,
   findSearchStateForUpdate,
   findStoredPageHashes,
+  findStoredPageHashesOf,
   insertSearchRows,
   insertSearchStateIfMissing,
   refreshSearchStatistics,
@@ -67,6 +69,10 @@ export interface ReindexResult {
   removedPages: number;
   /** Rows (sections) written. */
   writtenSections: number;
+  /** Pages whose hash was computed and compared with the stored one: the space's, or what a tree comparison listed. */
+  comparedPages: number;
+  /** Stored page hashes read in the transaction (every page's for a full reindex). */
+  storedHashesRead: number;
 }
 
 interface PreparedPage {
@@ -88,15 +94,57 @@ interface SectionDraft {
  */
 export async function reindexSpace(db: Db, spaceId: string, revisionId: string, pages: readonly SearchPageInput[]): Promise<ReindexResult> {
   const prepared = preparePages(pages);
+  const result = await writeInTransaction(db, prepared, (reader) => findStoredPageHashes(reader, spaceId), (trx, drafts) =>
+    writeSpace(trx, spaceId, revisionId, prepared, drafts));
+  return result!;
+}
+
+/** The pages of a revision that differ from the indexed one (search-tree-changes.ts `searchChangesBetween`). */
+export interface SearchPageChanges {
+  /** Pages that may have changed, in tree order, with their place in the new revision. */
+  pages: readonly SearchPageInput[];
+  /** Ids of pages that may no longer be indexed pages. */
+  removed: readonly string[];
+}
+
+/**
+ * Brings the space's rows from revision `fromRevisionId` to `revisionId` given what changed between the two,
+ * comparing and reading the stored hashes of the listed pages only; the rows written are exactly those a
+ * full reindex (`reindexSpace` with every page) would write. Answers undefined, having written nothing, when
+ * the space's rows are not those of `fromRevisionId` in the current row format (another reindex moved them,
+ * or they predate the format), or when the rows would leave the space's block: the caller reindexes in full.
+ */
+export async function reindexSpaceChanges(
+  db: Db,
+  spaceId: string,
+  fromRevisionId: string,
+  revisionId: string,
+  changes: SearchPageChanges,
+): Promise<ReindexResult | undefined> {
+  const prepared = preparePages(changes.pages);
+  const listed = [...prepared.map((page) => page.input.id), ...changes.removed];
+  return writeInTransaction(db, prepared, (reader) => findStoredPageHashesOf(reader, spaceId, listed), (trx, drafts) =>
+    writeChanges(trx, spaceId, fromRevisionId, revisionId, prepared, changes.removed, drafts));
+}
+
+/**
+ * Drafts the rows of the pages whose stored hash differs (outside the transaction), then writes in one
+ * transaction, drafting again and retrying when the transaction found pages it has no draft of.
+ */
+async function writeInTransaction(
+  db: Db,
+  prepared: readonly PreparedPage[],
+  storedHashes: (reader: Db) => Promise<Map<string, string>>,
+  write: (trx: Db, drafts: Map<string, SectionDraft[]>) => Promise<ReindexResult | undefined>,
+): Promise<ReindexResult | undefined> {
   const drafts = new Map<string, SectionDraft[]>();
   for (let attempt = 1; ; attempt++) {
-    const stored = await findStoredPageHashes(db, spaceId);
+    const stored = await storedHashes(db);
     await draftRows(prepared.filter((page) => stored.get(page.input.id) !== page.hash), drafts);
-    const write = (trx: Db) => writeSpace(trx, spaceId, revisionId, prepared, drafts);
     try {
-      if (db.isTransaction) return await write(db);
-      const result = await db.transaction().execute(write);
-      if (result.writtenSections >= ANALYZE_AFTER_ROWS) await refreshSearchStatistics(db);
+      if (db.isTransaction) return await write(db, drafts);
+      const result = await db.transaction().execute((trx) => write(trx, drafts));
+      if (result && result.writtenSections >= ANALYZE_AFTER_ROWS) await refreshSearchStatistics(db);
       return result;
     } catch (error) {
       // The transaction found pages to rewrite whose markdown was not read (see requireDrafts): read them, retry.
@@ -124,6 +172,15 @@ export async function indexedRevision(db: Db, spaceId: string): Promise<string |
 }
 
 /**
+ * The revision the space's rows come from, and whether they were made in the current row format (only such
+ * rows can be brought forward by reindexSpaceChanges); undefined when the space was never indexed.
+ */
+export async function indexedState(db: Db, spaceId: string): Promise<{ revisionId: string; currentFormat: boolean } | undefined> {
+  const state = await findIndexedState(db, spaceId);
+  return state && { revisionId: state.revision_id, currentFormat: state.row_format === ROW_FORMAT };
+}
+
+/**
  * The pages of a revision tree to index, in tree order: documents (and computed pages); groups and links
  * are not results, but a group's title is an ancestor of its pages. Markdown is read (with `readMarkdown`,
  * e.g. `(hash) => readMarkdown(reader, hash)` of the content core) only for pages whose content hash is not
@@ -134,15 +191,24 @@ export function searchPagesOf(tree: MaterializedTree, readMarkdown: (contentHash
   const walk = (pages: readonly MaterializedPage[], ancestors: readonly string[]): void => {
     for (const page of pages) {
       if ((page.type === 'document' || page.type === 'computed') && page.path !== undefined) {
-        const base = { id: page.id, title: page.title, path: page.path, ancestors };
-        const contentHash = page.contentHash;
-        out.push(contentHash === null ? { ...base, markdown: '' } : { ...base, contentKey: contentHash, markdown: () => readMarkdown(contentHash) });
+        out.push(searchPageInput({ id: page.id, title: page.title, path: page.path, contentHash: page.contentHash }, ancestors, readMarkdown));
       }
       if (page.type !== 'link') walk(page.pages, [...ancestors, page.title]);
     }
   };
   walk(tree.pages, []);
   return out;
+}
+
+/** The input of one indexed page of a revision: its markdown is known by its hash and read only when needed. */
+export function searchPageInput(
+  page: { id: string; title: string; path: string; contentHash: string | null },
+  ancestors: readonly string[],
+  readMarkdown: (contentHash: string) => Promise<string>,
+): SearchPageInput {
+  const base = { id: page.id, title: page.title, path: page.path, ancestors };
+  const contentHash = page.contentHash;
+  return contentHash === null ? { ...base, markdown: '' } : { ...base, contentKey: contentHash, markdown: () => readMarkdown(contentHash) };
 }
 
 function preparePages(pages: readonly SearchPageInput[]): PreparedPage[] {
@@ -203,6 +269,11 @@ function clip(text: string, max: number): string {
   return text.slice(0, cut);
 }
 
+const NOT_INDEXED: ReindexResult = {
+  indexed: false, pages: 0, sections: 0, writtenPages: 0, removedPages: 0, writtenSections: 0, comparedPages: 0, storedHashesRead: 0,
+};
+
+/** The full reindex: every page of the revision is compared with every stored page of the space. */
 async function writeSpace(
   trx: Db,
   spaceId: string,
@@ -210,34 +281,83 @@ async function writeSpace(
   prepared: readonly PreparedPage[],
   drafts: Map<string, SectionDraft[]>,
 ): Promise<ReindexResult> {
-  if (!(await searchableSpaceExists(trx, spaceId))) return { indexed: false, pages: 0, sections: 0, writtenPages: 0, removedPages: 0, writtenSections: 0 };
-
+  if (!(await searchableSpaceExists(trx, spaceId))) return NOT_INDEXED;
   const state = await lockSpaceState(trx, spaceId);
   const stored = await findStoredPageHashes(trx, spaceId);
   const wanted = new Map(prepared.map((page) => [page.input.id, page.hash]));
-  let removed = [...stored.keys()].filter((pageId) => wanted.get(pageId) !== stored.get(pageId));
-  let written = prepared.filter((page) => stored.get(page.input.id) !== page.hash);
-  requireDrafts(written, drafts);
-  let rowCount = written.reduce((total, page) => total + drafts.get(page.input.id)!.length, 0);
-
+  const removed = [...stored.keys()].filter((pageId) => wanted.get(pageId) !== stored.get(pageId));
+  const written = prepared.filter((page) => stored.get(page.input.id) !== page.hash);
+  const rowCount = rowCountOf(written, drafts);
+  let plan = { removed, written, pageCount: prepared.length };
   let block = state.row_block;
   let nextRow = Number(state.next_row);
-  let sectionCount = state.section_count;
   if (nextRow + rowCount > ROWS_PER_BLOCK) {
     // The block is used up (after billions of rewritten rows): move the whole space to a new block.
     block = await allocateBlock(trx);
     nextRow = 0;
-    removed = [...stored.keys()];
-    written = [...prepared];
-    requireDrafts(written, drafts);
-    rowCount = written.reduce((total, page) => total + drafts.get(page.input.id)!.length, 0);
+    plan = { removed: [...stored.keys()], written: [...prepared], pageCount: prepared.length };
   }
+  const result = await writeRows(trx, spaceId, revisionId, { block, nextRow, sectionCount: state.section_count }, plan, drafts);
+  return {
+    ...result,
+    removedPages: plan.removed.filter((pageId) => !wanted.has(pageId)).length,
+    comparedPages: prepared.length,
+    storedHashesRead: stored.size,
+  };
+}
 
-  sectionCount -= await deleteSearchRowsOfPages(trx, spaceId, removed);
+/**
+ * The reindex of what a tree comparison listed: the same comparison as writeSpace's, restricted to the
+ * listed pages (every other page is known to be unchanged, and so are its rows). Undefined when it cannot
+ * apply (see reindexSpaceChanges).
+ */
+async function writeChanges(
+  trx: Db,
+  spaceId: string,
+  fromRevisionId: string,
+  revisionId: string,
+  prepared: readonly PreparedPage[],
+  gone: readonly string[],
+  drafts: Map<string, SectionDraft[]>,
+): Promise<ReindexResult | undefined> {
+  if (!(await searchableSpaceExists(trx, spaceId))) return NOT_INDEXED;
+  const state = await findSearchStateForUpdate(trx, spaceId);
+  if (!state || state.revision_id !== fromRevisionId || state.row_format !== ROW_FORMAT) return undefined;
+  const wanted = new Map(prepared.map((page) => [page.input.id, page.hash]));
+  const stored = await findStoredPageHashesOf(trx, spaceId, [...wanted.keys(), ...gone]);
+  const removed = [...stored.keys()].filter((pageId) => wanted.get(pageId) !== stored.get(pageId));
+  const written = prepared.filter((page) => stored.get(page.input.id) !== page.hash);
+  const rowCount = rowCountOf(written, drafts);
+  const nextRow = Number(state.next_row);
+  if (nextRow + rowCount > ROWS_PER_BLOCK) return undefined;
+  const removedPages = removed.filter((pageId) => !wanted.has(pageId)).length;
+  const addedPages = written.filter((page) => !stored.has(page.input.id)).length;
+  const pageCount = state.page_count + addedPages - removedPages;
+  const result = await writeRows(trx, spaceId, revisionId, { block: state.row_block, nextRow, sectionCount: state.section_count }, { removed, written, pageCount }, drafts);
+  return { ...result, removedPages, comparedPages: prepared.length, storedHashesRead: stored.size };
+}
+
+/** How many rows these pages take, once each has its drafted rows (requireDrafts throws for any that has not). */
+function rowCountOf(pages: readonly PreparedPage[], drafts: Map<string, SectionDraft[]>): number {
+  requireDrafts(pages, drafts);
+  return pages.reduce((total, page) => total + drafts.get(page.input.id)!.length, 0);
+}
+
+/** Deletes the rows of `removed`, writes those of `written` from `nextRow` of the block, records the state. */
+async function writeRows(
+  trx: Db,
+  spaceId: string,
+  revisionId: string,
+  at: { block: number; nextRow: number; sectionCount: number },
+  plan: { removed: readonly string[]; written: readonly PreparedPage[]; pageCount: number },
+  drafts: Map<string, SectionDraft[]>,
+): Promise<ReindexResult> {
+  requireDrafts(plan.written, drafts);
+  let sectionCount = at.sectionCount - await deleteSearchRowsOfPages(trx, spaceId, plan.removed);
 
   // Row ids follow each other in the order of the pages, so the space's index order is its tree order.
-  let rowId = block * ROWS_PER_BLOCK + nextRow;
-  const rows: SearchSectionInsert[] = written.flatMap((page) =>
+  let rowId = at.block * ROWS_PER_BLOCK + at.nextRow;
+  const rows: SearchSectionInsert[] = plan.written.flatMap((page) =>
     drafts.get(page.input.id)!.map((draft, position) => ({
       id: rowId++,
       space_id: spaceId,
@@ -253,19 +373,26 @@ async function writeSpace(
     })),
   );
   await insertSearchRows(trx, rows);
-  nextRow += rows.length;
   sectionCount += rows.length;
 
   await updateSearchState(trx, spaceId, {
-    revision_id: revisionId, row_block: block, next_row: nextRow, page_count: prepared.length, section_count: sectionCount, indexed_at: nowIso(),
+    revision_id: revisionId,
+    row_block: at.block,
+    next_row: at.nextRow + rows.length,
+    page_count: plan.pageCount,
+    section_count: sectionCount,
+    indexed_at: nowIso(),
+    row_format: ROW_FORMAT,
   });
   return {
     indexed: true,
-    pages: prepared.length,
+    pages: plan.pageCount,
     sections: sectionCount,
-    writtenPages: written.length,
-    removedPages: removed.filter((pageId) => !wanted.has(pageId)).length,
+    writtenPages: plan.written.length,
+    removedPages: 0,
     writtenSections: rows.length,
+    comparedPages: 0,
+    storedHashesRead: 0,
   };
 }
 
@@ -297,7 +424,9 @@ async function lockSpaceState(trx: Db, spaceId: string) {
   if (existing) return existing;
   const block = await allocateBlock(trx);
   // A concurrent first reindex may have created it meanwhile; its row (and block) is used then.
-  await insertSearchStateIfMissing(trx, { space_id: spaceId, revision_id: '', row_block: block, next_row: 0, page_count: 0, section_count: 0, indexed_at: nowIso() });
+  await insertSearchStateIfMissing(trx, {
+    space_id: spaceId, revision_id: '', row_block: block, next_row: 0, page_count: 0, section_count: 0, indexed_at: nowIso(), row_format: ROW_FORMAT,
+  });
   const created = await findSearchStateForUpdate(trx, spaceId);
   if (!created) throw new Error(`the search state of space ${spaceId} could not be created`);
   return created;

@@ -15,7 +15,7 @@ import { containsMatch, makeSnippet, parseSearchQuery, wordMatcher, type WordMat
  * among those N. In exchange every query costs at most N scores: a naive query for two words found in 91% of
  * 100,000 pages scored every row, took 260 ms and blocked the server (SQLite runs on the server's thread).
  * Such words hardly tell pages apart anyway; adding a rarer word brings the matches under the cap.
- * Measured with search-bench.ts on 50,000 pages (2-core machine under load): such queries take 20-40 ms
+ * Measured with bench/search-bench.ts on 50,000 pages (2-core machine under load): such queries take 20-40 ms
  * capped against 160-460 ms uncapped, on SQLite and PostgreSQL alike; a rare word takes 1-5 ms.
  *
  * A section matches when it holds every word, counting the page title (which every section of the page
@@ -115,7 +115,8 @@ export async function searchSpace(db: Db, spaceId: string, query: string, option
   };
 }
 
-function decodeOffset(cursor: string): number {
+/** The offset a search's page cursor holds (organization searches page alike). */
+export function decodeOffset(cursor: string): number {
   const [offset] = decodeCursor(cursor, 1);
   if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) throw new BadRequestError('query.page is not a valid page cursor');
   return offset;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect, openTestDatabase } from '../../test/dialects.js';
 import type { Db } from '../db/index.js';
 import { BadRequestError } from '../errors.js';
-import { bootstrapBench, type BenchOwner } from '../bench/bench-owner.js';
+import { bootstrapBench, type BenchOwner } from '../../bench/bench-owner.js';
 import { createSpace } from '../services/space-service.js';
 import { deleteSpaceRow } from '../stores/space-store.js';
 import { MemoryObjectStore, TreeWriter, readMarkdown } from '../content/objects.js';
@@ -151,14 +151,14 @@ describeEachDialect('search', (dialect) => {
       page('edit', 'Edit', 'old wording'),
       page('gone', 'Gone', 'vanishing text'),
     ]);
-    expect(first).toEqual({ indexed: true, pages: 3, sections: 3, writtenPages: 3, removedPages: 0, writtenSections: 3 });
+    expect(first).toEqual({ indexed: true, pages: 3, sections: 3, writtenPages: 3, removedPages: 0, writtenSections: 3, comparedPages: 3, storedHashesRead: 0 });
 
     const second = await reindexSpace(db, spaceId, 'r2', [
       page('keep', 'Keep', 'steady text'),
       page('edit', 'Edit', 'new wording\n\n## More\n\nextra'),
       page('added', 'Added', 'fresh text'),
     ]);
-    expect(second).toEqual({ indexed: true, pages: 3, sections: 4, writtenPages: 2, removedPages: 1, writtenSections: 3 });
+    expect(second).toEqual({ indexed: true, pages: 3, sections: 4, writtenPages: 2, removedPages: 1, writtenSections: 3, comparedPages: 3, storedHashesRead: 3 });
     expect(await indexedRevision(db, spaceId)).toBe('r2');
     expect(ids(await searchSpace(db, spaceId, 'vanishing'))).toEqual([]);
     expect(ids(await searchSpace(db, spaceId, 'old'))).toEqual([]);

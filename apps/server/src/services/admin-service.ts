@@ -6,6 +6,7 @@ import { insertToken } from '../stores/token-store.js';
 import { findOrganizationById, insertOrganization, upsertMembership } from '../stores/organization-store.js';
 import { findUserByEmail, insertUser, normalizeEmail, type UserRow } from '../stores/user-store.js';
 import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
 
 /**
  * What the admin command line does (and what tests use to set up callers): create organizations, users,
@@ -51,17 +52,17 @@ export async function bootstrap(context: ServiceContext, input: { organizationTi
   const title = input.organizationTitle.trim();
   if (!title) throw new BadRequestError('The organization title must not be empty');
   const email = checkEmail(input.email);
-  return context.db.transaction().execute(async (trx) => {
-    const user = await findOrCreateUser(trx, email, input.displayName);
+  return inTransaction(context, async (tx) => {
+    const user = await findOrCreateUser(tx.db, email, input.displayName);
     const now = nowIso();
     const organizationId = newId();
-    await insertOrganization(trx, {
+    await insertOrganization(tx.db, {
       id: organizationId, title, created_at: now, email_domains: '[]', hostname: null, type: 'business', use_case: null,
       community_type: null, default_role: 'read', default_site_id: null, sso: 0, ai: 0, invite_links: 0,
       merge_rules: JSON.stringify({ type: 'none' }), custom_hostname: null, logo_url: null,
     });
-    await upsertMembership(trx, { organization_id: organizationId, user_id: user.id, role: 'admin', joined_at: now, last_seen_at: null, sso: 0, disabled: 0 });
-    const token = await issueToken(trx, user.id, 'bootstrap');
+    await upsertMembership(tx.db, { organization_id: organizationId, user_id: user.id, role: 'admin', joined_at: now, last_seen_at: null, sso: 0, disabled: 0 });
+    const token = await issueToken(tx.db, user.id, 'bootstrap');
     return { organizationId, userId: user.id, token };
   });
 }
@@ -69,12 +70,12 @@ export async function bootstrap(context: ServiceContext, input: { organizationTi
 /** Makes the person (created if new) a member with this role (null = guest) and gives them a new token. */
 export async function addMember(context: ServiceContext, input: { organizationId: string; email: string; role: RoleOrGuest; displayName?: string }): Promise<IssuedToken> {
   const email = checkEmail(input.email);
-  return context.db.transaction().execute(async (trx) => {
-    const organization = await findOrganizationById(trx, input.organizationId);
+  return inTransaction(context, async (tx) => {
+    const organization = await findOrganizationById(tx.db, input.organizationId);
     if (!organization) throw new NotFoundError(`No organization has the id ${input.organizationId}`);
-    const user = await findOrCreateUser(trx, email, input.displayName);
-    await upsertMembership(trx, { organization_id: organization.id, user_id: user.id, role: input.role, joined_at: nowIso(), last_seen_at: null, sso: 0, disabled: 0 });
-    const token = await issueToken(trx, user.id, `member of ${organization.id}`);
+    const user = await findOrCreateUser(tx.db, email, input.displayName);
+    await upsertMembership(tx.db, { organization_id: organization.id, user_id: user.id, role: input.role, joined_at: nowIso(), last_seen_at: null, sso: 0, disabled: 0 });
+    const token = await issueToken(tx.db, user.id, `member of ${organization.id}`);
     return { userId: user.id, token };
   });
 }
@@ -82,10 +83,10 @@ export async function addMember(context: ServiceContext, input: { organizationId
 /** A new token for an existing user. */
 export async function createToken(context: ServiceContext, input: { email: string; label?: string }): Promise<IssuedToken> {
   const email = checkEmail(input.email);
-  return context.db.transaction().execute(async (trx) => {
-    const user = await findUserByEmail(trx, email);
+  return inTransaction(context, async (tx) => {
+    const user = await findUserByEmail(tx.db, email);
     if (!user) throw new NotFoundError(`No user has the e-mail address ${email}`);
-    const token = await issueToken(trx, user.id, input.label ?? 'admin command line');
+    const token = await issueToken(tx.db, user.id, input.label ?? 'admin command line');
     return { userId: user.id, token };
   });
 }

@@ -1,9 +1,13 @@
 import type { UserRow } from '../stores/user-store.js';
 
-/** Who is making the request: the owner of the bearer token, and which token it was. */
+/**
+ * Who is making the request: the owner of the bearer token or of the browser session, and which token
+ * (`tokenId`) or session (`sessionId`) it was; exactly one of the two is set.
+ */
 export interface Caller {
   user: UserRow;
-  tokenId: string;
+  tokenId?: string;
+  sessionId?: string;
   /**
    * Set when the token is a session started by signing in through an organization's SSO: it acts in that
    * organization only, whatever other organizations the user belongs to (their own sign-in rules apply there).

@@ -7,13 +7,14 @@ import {
   parsesOffThread,
   TreeWriter,
   type AppliedChange,
+  type AppliedReusableChange,
   type ApplyChangesResult,
   type ContentChangeInput,
   type FileInput,
   type FileObject,
   type NewObject,
 } from '../content/index.js';
-import { BadRequestError, ConflictError } from '../errors.js';
+import { BadRequestError, ConflictError, PreconditionFailedError } from '../errors.js';
 import { guardedFetch, OutboundUrlError } from '../net/url-guard.js';
 import { addChangeRequestContributor, lockChangeRequest, updateChangeRequestRow, type ChangeRequestRow } from '../stores/change-request-store.js';
 import { putObjects } from '../stores/content-object-store.js';
@@ -38,6 +39,7 @@ import { contentReader, revisionRoot } from './revision-content.js';
 export interface ContentUpdateOutcome {
   view: ChangeRequestView;
   changes: AppliedChange[];
+  reusableChanges: AppliedReusableChange[];
   insertedFiles: FileObject[];
 }
 
@@ -46,6 +48,17 @@ function refuseContentEdits(changeRequest: ChangeRequestRow): void {
   if (changeRequest.status === 'archived') {
     throw new ConflictError(`Change request #${changeRequest.number} is archived; set it back to draft or open to edit it`);
   }
+}
+
+/**
+ * The batch's precondition (`revision`): the content it was made against must still be the request's. Checked
+ * once before any work (a stale editor learns it at once) and again under the row lock, where it decides.
+ */
+function refuseIfEditedSince(changeRequest: ChangeRequestRow, expectedRevision: string | undefined): void {
+  if (expectedRevision === undefined || changeRequest.revision_id === expectedRevision) return;
+  throw new PreconditionFailedError(
+    `Change request #${changeRequest.number} was edited since revision ${expectedRevision} (its revision is now ${changeRequest.revision_id}); nothing was changed. Read its content again, then apply your changes to it`,
+  );
 }
 
 type FileSource = Extract<ChangeRequestContentChange, { operation: 'insert_files' }>['files'][number];
@@ -91,7 +104,7 @@ async function prepareChanges(context: ServiceContext, changes: readonly ChangeR
   const inputs: ContentChangeInput[] = [];
   for (const [index, change] of changes.entries()) {
     if (change.operation !== 'insert_files') {
-      const markdown = change.operation === 'delete_page' ? undefined : change.document?.markdown;
+      const markdown = 'document' in change ? change.document?.markdown : undefined;
       if (markdown === undefined || !parsesOffThread(markdown)) {
         inputs.push(change);
         continue;
@@ -139,7 +152,8 @@ function databaseObjects(objects: readonly NewObject[], insertedFiles: readonly 
   const fileBlobs = new Set(insertedFiles.map((file) => file.blob));
   const pageContent = new Set<string>();
   for (const object of objects) {
-    if (object.kind !== 'page') continue;
+    // Pages and reusable contents hold their markdown by hash.
+    if (object.kind !== 'page' && object.kind !== 'reusable') continue;
     const content = (JSON.parse(object.body.toString('utf8')) as { content: string | null }).content;
     if (content !== null) pageContent.add(content);
   }
@@ -158,35 +172,37 @@ export async function updateChangeRequestContent(
   spaceId: string,
   idOrNumber: string,
   changes: readonly ChangeRequestContentChange[],
+  expectedRevision?: string,
 ): Promise<ContentUpdateOutcome> {
   const found = await requireChangeRequest(context, caller, spaceId, idOrNumber, { need: 'edit' });
   refuseContentEdits(found.changeRequest);
+  refuseIfEditedSince(found.changeRequest, expectedRevision);
   const inputs = await prepareChanges(context, changes);
   const first = await planBatch(context, found.space.id, found.changeRequest.revision_id, inputs);
 
   const storage = context.blobStorage;
   if (storage) for (const file of inputs.flatMap((input) => (input.operation === 'insert_files' ? input.files : []))) await storage.put(file.data);
 
-  return planThenWrite(context.db, {
+  return planThenWrite(context, {
     basis: found.changeRequest.revision_id,
     // The first plan was made above, before the file bytes were stored: a batch it refuses stores nothing.
     plan: async (revisionId) => (revisionId === found.changeRequest.revision_id ? first : planBatch(context, found.space.id, revisionId, inputs)),
-    lock: async (trx) => {
-      const tx: ServiceContext = { ...context, db: trx };
+    lock: async (tx) => {
       const again = await requireChangeRequest(tx, caller, spaceId, found.changeRequest.id, { need: 'edit' });
-      const current = await lockChangeRequest(trx, context.dialect, again.changeRequest.id);
+      const current = await lockChangeRequest(tx.db, context.dialect, again.changeRequest.id);
       if (!current) throw changeRequestGone();
       refuseContentEdits(current);
+      refuseIfEditedSince(current, expectedRevision);
       return { basis: current.revision_id, access: again.access, current };
     },
     sameBasis: (a, b) => a === b,
-    write: async (trx, { writer, result }, { access, current }) => {
-      await putObjects(trx, databaseObjects(writer.collect(result.root), result.insertedFiles, storage !== undefined));
-      const { revisionId, now } = await insertChangeRequestRevision(trx, caller, current, { type: 'edits', parents: [current.revision_id], root: result.root });
-      await updateChangeRequestRow(trx, current.id, { revision_id: revisionId, updated_at: now });
-      await addChangeRequestContributor(trx, current.id, caller.user.id);
-      const view = await changeRequestView({ ...context, db: trx }, caller, { access, changeRequest: { ...current, revision_id: revisionId, updated_at: now } });
-      return { view, changes: result.changes, insertedFiles: result.insertedFiles };
+    write: async (tx, { writer, result }, { access, current }) => {
+      await putObjects(tx.db, databaseObjects(writer.collect(result.root), result.insertedFiles, storage !== undefined));
+      const { revisionId, now } = await insertChangeRequestRevision(tx.db, caller, current, { type: 'edits', parents: [current.revision_id], root: result.root });
+      await updateChangeRequestRow(tx.db, current.id, { revision_id: revisionId, updated_at: now });
+      await addChangeRequestContributor(tx.db, current.id, caller.user.id);
+      const view = await changeRequestView(tx, caller, { access, changeRequest: { ...current, revision_id: revisionId, updated_at: now } });
+      return { view, changes: result.changes, reusableChanges: result.reusableChanges, insertedFiles: result.insertedFiles };
     },
     basisName: `The content of change request #${found.changeRequest.number}`,
   });

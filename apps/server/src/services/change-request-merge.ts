@@ -14,7 +14,7 @@ import { judgeChangeRequest } from './change-request-rules.js';
 import { planThenWrite } from './plan-then-write.js';
 import { contentReader, revisionRoot } from './revision-content.js';
 import { enqueueSearchReindex } from './search-reindex.js';
-import { assertSpacePermission, requireSpace } from './space-service.js';
+import { assertSpacePermission, requireSpace } from './space-access.js';
 
 /*
  * Merging a change request into main, and updating a request from main: both are the three-way merge of
@@ -89,29 +89,29 @@ export async function mergeChangeRequest(context: ServiceContext, caller: Caller
   // Checked before the merge is planned, and again under the locks below, where it decides.
   await assertMergeRules(context, caller, found.space, found.changeRequest, found.space.revision_id);
 
-  return planThenWrite(context.db, {
+  return planThenWrite(context, {
     basis: mergeInputs(found.changeRequest, found.space.revision_id),
     plan: (inputs) => planMerge(context.db, found.space.id, inputs),
-    lock: async (trx) => {
-      const access = await requireSpace({ ...context, db: trx }, caller, spaceId);
+    lock: async (tx) => {
+      const access = await requireSpace(tx, caller, spaceId);
       assertSpacePermission(access, 'merge');
-      const current = await lockChangeRequest(trx, context.dialect, found.changeRequest.id);
+      const current = await lockChangeRequest(tx.db, context.dialect, found.changeRequest.id);
       if (!current) throw changeRequestGone();
       refuseIfMerged(current);
       // Main must not move between the check and the write, or a merge landing meanwhile would be lost.
-      const main = await lockSpaceMainRevision(trx, context.dialect, current.space_id);
+      const main = await lockSpaceMainRevision(tx.db, context.dialect, current.space_id);
       if (main === undefined) throw changeRequestGone();
-      await assertMergeRules({ ...context, db: trx }, caller, access.space, current, main);
+      await assertMergeRules(tx, caller, access.space, current, main);
       return { basis: mergeInputs(current, main), current, main };
     },
     sameBasis: sameInputs,
-    write: async (trx, plan, { current, main }): Promise<MergeOutcome> => {
+    write: async (tx, plan, { current, main }): Promise<MergeOutcome> => {
       if (!plan.ok) return { result: 'conflicts', revision: main, conflicts: plan.conflicts };
-      const { revisionId, now } = await writeMergedRevision(trx, caller, current, plan, { type: 'merge', parents: [main, current.revision_id] });
-      await setSpaceMainRevision(trx, current.space_id, revisionId, now);
-      await updateChangeRequestRow(trx, current.id, { status: 'merged', revision_merged: revisionId, merged_at: now, merged_by: caller.user.id, updated_at: now });
-      await adjustSpaceCounters(trx, current.space_id, statusCounterChange(current.status, 'merged'));
-      await enqueueSearchReindex(trx, current.space_id);
+      const { revisionId, now } = await writeMergedRevision(tx.db, caller, current, plan, { type: 'merge', parents: [main, current.revision_id] });
+      await setSpaceMainRevision(tx.db, current.space_id, revisionId, now);
+      await updateChangeRequestRow(tx.db, current.id, { status: 'merged', revision_merged: revisionId, merged_at: now, merged_by: caller.user.id, updated_at: now });
+      await adjustSpaceCounters(tx.db, current.space_id, statusCounterChange(current.status, 'merged'));
+      await enqueueSearchReindex(tx.db, current.space_id);
       return { result: 'merge', revision: revisionId };
     },
     basisName: `Change request #${found.changeRequest.number} or the main content`,
@@ -131,12 +131,12 @@ export async function updateChangeRequest(context: ServiceContext, caller: Calle
   refuseIfMerged(found.changeRequest);
   const upToDate = (inputs: MergeInputs) => inputs.base === inputs.theirs;
 
-  return planThenWrite(context.db, {
+  return planThenWrite(context, {
     basis: mergeInputs(found.changeRequest, found.space.revision_id),
     plan: async (inputs) => (upToDate(inputs) ? undefined : planMerge(context.db, found.space.id, inputs)),
-    lock: async (trx) => {
-      const again = await requireChangeRequest({ ...context, db: trx }, caller, spaceId, found.changeRequest.id, { need: 'edit' });
-      const current = await lockChangeRequest(trx, context.dialect, again.changeRequest.id);
+    lock: async (tx) => {
+      const again = await requireChangeRequest(tx, caller, spaceId, found.changeRequest.id, { need: 'edit' });
+      const current = await lockChangeRequest(tx.db, context.dialect, again.changeRequest.id);
       if (!current) throw changeRequestGone();
       refuseIfMerged(current);
       // Main is read, not locked: the update writes only the request, on top of the main revision it merged.
@@ -145,12 +145,12 @@ export async function updateChangeRequest(context: ServiceContext, caller: Calle
     },
     // Up to date is up to date whatever the request's own revision: there is nothing to merge either way.
     sameBasis: (a, b) => (upToDate(a) && upToDate(b)) || sameInputs(a, b),
-    write: async (trx, plan, { current, main }): Promise<UpdateOutcome> => {
+    write: async (tx, plan, { current, main }): Promise<UpdateOutcome> => {
       if (!plan) return { result: 'update', revision: current.revision_id };
       if (!plan.ok) return { result: 'conflicts', revision: current.revision_id, conflicts: plan.conflicts };
-      const { revisionId, now } = await writeMergedRevision(trx, caller, current, plan, { type: 'update', parents: [current.revision_id, main] });
-      await updateChangeRequestRow(trx, current.id, { revision_id: revisionId, revision_merged_ancestor: main, updated_at: now });
-      await addChangeRequestContributor(trx, current.id, caller.user.id);
+      const { revisionId, now } = await writeMergedRevision(tx.db, caller, current, plan, { type: 'update', parents: [current.revision_id, main] });
+      await updateChangeRequestRow(tx.db, current.id, { revision_id: revisionId, revision_merged_ancestor: main, updated_at: now });
+      await addChangeRequestContributor(tx.db, current.id, caller.user.id);
       return { result: 'update', revision: revisionId };
     },
     basisName: `Change request #${found.changeRequest.number} or the main content`,

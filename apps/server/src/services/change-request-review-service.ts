@@ -1,9 +1,9 @@
-import type { components } from '@quire/api-types';
+import type { components, JSONDocument } from '@quire/api-types';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import { newId, nowIso } from '../ids.js';
 import { pageRequest } from '../pagination.js';
 import { canReviewOwnChangeRequest } from '../policies/merge-rule-policy.js';
-import { lockChangeRequest, type ChangeRequestRow } from '../stores/change-request-store.js';
+import { lockChangeRequest, updateChangeRequestRow, type ChangeRequestRow } from '../stores/change-request-store.js';
 import {
   addRequestedReviewers,
   findReview,
@@ -11,7 +11,7 @@ import {
   listRequestedReviewers,
   listReviews,
   removeRequestedReviewer,
-  requestedReviewerIds,
+  requestedReviewersAmong,
   REQUESTED_REVIEWER_ORDER_KEY_LENGTH,
   REVIEW_ORDER_KEY_LENGTH,
   requesterOfReviewer,
@@ -23,10 +23,13 @@ import type { KeysetPage } from '../stores/keyset.js';
 import { findMemberIds } from '../stores/member-store.js';
 import { findUserById } from '../stores/user-store.js';
 import type { Caller } from './caller.js';
-import { changeRequestGone, refuseIfMerged, requireChangeRequest, type ChangeRequestViewer } from './change-request-service.js';
-import { commentViewsByIds, postReviewComment, storedBody, viewerOf, type CommentView, type DiscussionViewer } from './comment-service.js';
+import { changeRequestGone, refuseIfMerged, requireChangeRequest, subjectAndDescription, type ChangeRequestViewer } from './change-request-service.js';
+import { commentViewsByIds, postReviewComment } from './change-request-comments.js';
+import { storedBody } from './comment-body.js';
+import { viewerOf, type CommentView, type DiscussionViewer } from './comment-discussion.js';
 import type { ServiceContext } from './context.js';
-import { assertSpacePermission, userCanViewSpace } from './space-service.js';
+import { inTransaction } from './transaction.js';
+import { assertSpacePermission, userCanViewSpace } from './space-access.js';
 
 /* Requested reviewers and reviews of change requests; what they mean for merging is in change-request-rules.ts. */
 
@@ -45,6 +48,11 @@ export interface ReviewView extends ReviewListing {
 export interface ReviewPage {
   /** Each review carries the viewer its API object is shaped for. */
   page: KeysetPage<ReviewView>;
+}
+
+export interface RequestedReviewersAnswer {
+  requests: RequestedReviewerListing[];
+  viewer: ChangeRequestViewer;
 }
 
 export interface RequestedReviewerPage {
@@ -77,23 +85,26 @@ export async function requestReviewersForChangeRequest(
   caller: Caller,
   spaceId: string,
   idOrNumber: string,
-  body: { users: string[] },
-): Promise<{ users: string[] }> {
-  return context.db.transaction().execute(async (trx) => {
-    const tx: ServiceContext = { ...context, db: trx };
+  body: { users: string[]; subject?: string; description?: JSONDocument },
+): Promise<RequestedReviewersAnswer> {
+  return inTransaction(context, async (tx) => {
     const found = await requireChangeRequest(tx, caller, spaceId, idOrNumber, { need: 'edit' });
-    const current = await lockChangeRequest(trx, context.dialect, found.changeRequest.id);
+    const current = await lockChangeRequest(tx.db, context.dialect, found.changeRequest.id);
     if (!current) throw changeRequestGone();
     refuseIfClosed(current);
     const users = [...new Set(body.users)];
-    const members = await findMemberIds(trx, found.space.organization_id, users);
+    const members = await findMemberIds(tx.db, found.space.organization_id, users);
     for (const [index, userId] of body.users.entries()) {
       if (!members.has(userId) || !(await userCanViewSpace(tx, userId, found.space.id))) {
         throw new BadRequestError(`body.users.${index} is not a member of the organization who can see this space`);
       }
     }
-    await addRequestedReviewers(trx, current.id, users, { requestedBy: caller.user.id, revisionId: current.revision_id, at: nowIso() });
-    return { users: await requestedReviewerIds(trx, current.id) };
+    const at = nowIso();
+    // The public API lets the author set the request's subject and description as they ask for reviews.
+    const fields = subjectAndDescription(body);
+    if (Object.keys(fields).length > 0) await updateChangeRequestRow(tx.db, current.id, { ...fields, updated_at: at });
+    await addRequestedReviewers(tx.db, current.id, users, { requestedBy: caller.user.id, revisionId: current.revision_id, at });
+    return { requests: await requestedReviewersAmong(tx.db, current.id, users), viewer: { userId: caller.user.id, membership: found.access.membership } };
   });
 }
 
@@ -111,12 +122,12 @@ export async function getRequestedReviewersByChangeRequestId(
 }
 
 export async function removeRequestedReviewerFromChangeRequest(context: ServiceContext, caller: Caller, spaceId: string, idOrNumber: string, userId: string): Promise<void> {
-  await context.db.transaction().execute(async (trx) => {
-    const found = await requireChangeRequest({ ...context, db: trx }, caller, spaceId, idOrNumber, { need: 'edit' });
-    const current = await lockChangeRequest(trx, context.dialect, found.changeRequest.id);
+  await inTransaction(context, async (tx) => {
+    const found = await requireChangeRequest(tx, caller, spaceId, idOrNumber, { need: 'edit' });
+    const current = await lockChangeRequest(tx.db, context.dialect, found.changeRequest.id);
     if (!current) throw changeRequestGone();
     refuseIfMerged(current);
-    if (!(await removeRequestedReviewer(trx, current.id, userId))) throw new NotFoundError('This user is not a requested reviewer of the change request');
+    if (!(await removeRequestedReviewer(tx.db, current.id, userId))) throw new NotFoundError('This user is not a requested reviewer of the change request');
   });
 }
 
@@ -129,15 +140,14 @@ export async function submitChangeRequestReview(
 ): Promise<ReviewView> {
   // Checked before anything is written: a comment past the content limits is a 400 that changes nothing.
   const commentBody = body.comment === undefined ? undefined : await storedBody(body.comment, 'body.comment');
-  return context.db.transaction().execute(async (trx) => {
-    const tx: ServiceContext = { ...context, db: trx };
+  return inTransaction(context, async (tx) => {
     const found = await requireChangeRequest(tx, caller, spaceId, idOrNumber);
     assertSpacePermission(found.access, 'review');
-    const current = await lockChangeRequest(trx, context.dialect, found.changeRequest.id);
+    const current = await lockChangeRequest(tx.db, context.dialect, found.changeRequest.id);
     if (!current) throw changeRequestGone();
     refuseIfClosed(current);
     if (!canReviewOwnChangeRequest(caller.user.id, current.created_by)) throw new ForbiddenError('The author of a change request cannot review it');
-    const requestedBy = await requesterOfReviewer(trx, current.id, caller.user.id);
+    const requestedBy = await requesterOfReviewer(tx.db, current.id, caller.user.id);
     const reviewId = newId();
     const createdAt = nowIso();
     // The comment is a discussion comment of the change request (the public API's review comment), posted
@@ -156,9 +166,9 @@ export async function submitChangeRequestReview(
       requested_by: requestedBy ?? null,
       comment_id: commentId,
     };
-    await insertReview(trx, review);
+    await insertReview(tx.db, review);
     const viewer = viewerOf(caller, found.access);
-    const [view] = await reviewViews(tx, current.space_id, [{ review, reviewer: caller.user, requester: requestedBy === undefined ? undefined : await findUserById(trx, requestedBy) }], current.revision_id, viewer);
+    const [view] = await reviewViews(tx, current.space_id, [{ review, reviewer: caller.user, requester: requestedBy === undefined ? undefined : await findUserById(tx.db, requestedBy) }], current.revision_id, viewer);
     return view!;
   });
 }
@@ -168,11 +178,12 @@ export async function getReviewsByChangeRequestId(
   caller: Caller,
   spaceId: string,
   idOrNumber: string,
-  query: { page?: string; limit?: number },
+  query: { page?: string; limit?: number; outdated?: boolean },
 ): Promise<ReviewPage> {
   const { after, limit } = pageRequest(query, REVIEW_ORDER_KEY_LENGTH);
   const found = await requireChangeRequest(context, caller, spaceId, idOrNumber);
-  const page = await listReviews(context.db, found.changeRequest.id, after, limit);
+  const filter = { outdated: query.outdated, currentRevisionId: found.changeRequest.revision_id };
+  const page = await listReviews(context.db, found.changeRequest.id, filter, after, limit);
   const viewer = viewerOf(caller, found.access);
   return { page: { ...page, rows: await reviewViews(context, found.space.id, page.rows, found.changeRequest.revision_id, viewer) } };
 }

@@ -26,8 +26,9 @@ import type { Caller } from './caller.js';
 import { judgeChangeRequest } from './change-request-rules.js';
 import { checkClusterLink } from './conversation-analysis.js';
 import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
 import { getOrganizationById } from './organization-service.js';
-import { assertSpacePermission, requireSpace, type SpaceAccess } from './space-service.js';
+import { assertSpacePermission, requireSpace, type SpaceAccess } from './space-access.js';
 
 /*
  * Change requests: proposed edits to a space's content, made on revisions of their own and merged into the
@@ -161,13 +162,12 @@ export async function createChangeRequest(
   spaceId: string,
   body: { subject?: string; description?: JSONDocument; conversationsIssuesCluster?: string },
 ): Promise<ChangeRequestView> {
-  return context.db.transaction().execute(async (trx) => {
-    const tx: ServiceContext = { ...context, db: trx };
+  return inTransaction(context, async (tx) => {
     const access = await requireSpace(tx, caller, spaceId);
     assertSpacePermission(access, 'edit');
-    const cluster = await checkClusterLink(trx, access.space.organization_id, body.conversationsIssuesCluster, 'body.conversationsIssuesCluster');
+    const cluster = await checkClusterLink(tx.db, access.space.organization_id, body.conversationsIssuesCluster, 'body.conversationsIssuesCluster');
     // The counter row is locked until this transaction ends: concurrent creations get 1, 2, 3... with no gap.
-    const number = await nextCounterValue(trx, `space:${access.space.id}`, 'change-request-number');
+    const number = await nextCounterValue(tx.db, `space:${access.space.id}`, 'change-request-number');
     const now = nowIso();
     const changeRequest: ChangeRequestRow = {
       id: newId(),
@@ -189,9 +189,9 @@ export async function createChangeRequest(
       comments_count: 0,
       conversations_issues_cluster: cluster ?? null,
     };
-    await insertChangeRequest(trx, changeRequest);
-    await addChangeRequestContributor(trx, changeRequest.id, caller.user.id);
-    await adjustSpaceCounters(trx, access.space.id, { changeRequests: 1, ...statusCounters(changeRequest.status) });
+    await insertChangeRequest(tx.db, changeRequest);
+    await addChangeRequestContributor(tx.db, changeRequest.id, caller.user.id);
+    await adjustSpaceCounters(tx.db, access.space.id, { changeRequests: 1, ...statusCounters(changeRequest.status) });
     return {
       changeRequest,
       creator: caller.user,
@@ -253,6 +253,14 @@ export async function getChangeRequestById(context: ServiceContext, caller: Call
   return changeRequestView(context, caller, await requireChangeRequest(context, caller, spaceId, idOrNumber));
 }
 
+/** The subject and description a request sets, as stored (updateChangeRequestById, requestReviewersForChangeRequest). */
+export function subjectAndDescription(body: { subject?: string; description?: JSONDocument }): { subject?: string; description?: string } {
+  return {
+    ...(body.subject !== undefined ? { subject: body.subject } : {}),
+    ...(body.description !== undefined ? { description: JSON.stringify(body.description) } : {}),
+  };
+}
+
 /**
  * Subject, description and status. Any of draft, open and archived can follow any other; `merged` is
  * reached only by merging, and a merged request is final (409).
@@ -264,24 +272,22 @@ export async function updateChangeRequestById(
   idOrNumber: string,
   body: { subject?: string; description?: JSONDocument; status?: 'draft' | 'open' | 'archived'; conversationsIssuesCluster?: string | null },
 ): Promise<ChangeRequestView> {
-  return context.db.transaction().execute(async (trx) => {
-    const tx: ServiceContext = { ...context, db: trx };
+  return inTransaction(context, async (tx) => {
     const found = await requireChangeRequest(tx, caller, spaceId, idOrNumber, { need: 'edit' });
-    const current = await lockChangeRequest(trx, context.dialect, found.changeRequest.id);
+    const current = await lockChangeRequest(tx.db, context.dialect, found.changeRequest.id);
     if (!current) throw changeRequestGone();
     refuseIfMerged(current);
     const now = nowIso();
-    const cluster = await checkClusterLink(trx, found.access.space.organization_id, body.conversationsIssuesCluster, 'body.conversationsIssuesCluster');
+    const cluster = await checkClusterLink(tx.db, found.access.space.organization_id, body.conversationsIssuesCluster, 'body.conversationsIssuesCluster');
     const patch = {
       ...(cluster !== undefined ? { conversations_issues_cluster: cluster } : {}),
-      ...(body.subject !== undefined ? { subject: body.subject } : {}),
-      ...(body.description !== undefined ? { description: JSON.stringify(body.description) } : {}),
+      ...subjectAndDescription(body),
       ...(body.status !== undefined ? { status: body.status } : {}),
       updated_at: now,
     };
-    await updateChangeRequestRow(trx, current.id, patch);
+    await updateChangeRequestRow(tx.db, current.id, patch);
     if (body.status !== undefined && body.status !== current.status) {
-      await adjustSpaceCounters(trx, current.space_id, statusCounterChange(current.status, body.status));
+      await adjustSpaceCounters(tx.db, current.space_id, statusCounterChange(current.status, body.status));
     }
     return changeRequestView(tx, caller, { access: found.access, changeRequest: { ...current, ...patch } });
   });

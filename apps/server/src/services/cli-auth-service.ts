@@ -5,8 +5,11 @@ import { isSamlProviderActive } from '../policies/saml-policy.js';
 import { deleteExpiredCliAuthCodes, insertCliAuthCode, takeCliAuthCode } from '../stores/cli-code-store.js';
 import { findMembership } from '../stores/organization-store.js';
 import { findSamlProviderById } from '../stores/saml-store.js';
-import { findTokenWithUser, insertToken } from '../stores/token-store.js';
+import { insertToken } from '../stores/token-store.js';
+import { findBrowserSessionWithUser } from '../stores/browser-session-store.js';
+import { sessionIsOpen } from './browser-session-service.js';
 import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
 
 /*
  * Handing a signed-in browser session over to the command line, as `gh auth login` does (RFC 8252's
@@ -38,13 +41,13 @@ export type CliStart =
   | { kind: 'sign-in'; providerId: string };
 
 /**
- * The next step of a command-line sign-in. `sessionToken` is the browser's session cookie, if any;
+ * The next step of a command-line sign-in. `sessionSecret` is the browser's session cookie, if any;
  * `providerId` names the provider to sign in through when there is no session (or one for another
  * organization).
  */
 export async function startCliSignIn(
   context: ServiceContext,
-  sessionToken: string | undefined,
+  sessionSecret: string | undefined,
   input: { redirect?: string; state?: string; providerId?: string },
 ): Promise<CliStart> {
   const redirect = checkedLoopbackRedirect(input.redirect);
@@ -52,9 +55,11 @@ export async function startCliSignIn(
   const provider = input.providerId ? await findSamlProviderById(context.db, input.providerId) : undefined;
   if (input.providerId && (!provider || !isSamlProviderActive(provider))) throw new BadRequestError('provider is not an active SAML provider');
 
-  const found = sessionToken ? await findTokenWithUser(context.db, hashToken(sessionToken)) : undefined;
-  const session = found && found.token.organization_id !== null && found.token.expires_at !== null && Date.parse(found.token.expires_at) > Date.now() ? found : undefined;
-  if (!session || (provider && provider.organization_id !== session.token.organization_id)) {
+  // The browser's session, when it is one opened through an organization's SSO: the token handed over acts
+  // in that organization, as the session does.
+  const found = sessionSecret ? await findBrowserSessionWithUser(context.db, hashToken(sessionSecret)) : undefined;
+  const session = found && found.session.organization_id !== null && sessionIsOpen(context, found.session) ? found : undefined;
+  if (!session || (provider && provider.organization_id !== session.session.organization_id)) {
     if (!provider) throw new UnauthorizedError('Sign in first: give the SAML provider to sign in through as `provider`');
     return { kind: 'sign-in', providerId: provider.id };
   }
@@ -63,7 +68,7 @@ export async function startCliSignIn(
   const now = new Date();
   await deleteExpiredCliAuthCodes(context.db, now.toISOString());
   await insertCliAuthCode(context.db, {
-    code_hash: hashToken(code), user_id: session.user.id, organization_id: session.token.organization_id!, redirect_uri: input.redirect!,
+    code_hash: hashToken(code), user_id: session.user.id, organization_id: session.session.organization_id!, redirect_uri: input.redirect!,
     expires_at: new Date(now.getTime() + CODE_TTL_MS).toISOString(), created_at: now.toISOString(),
   });
   redirect.searchParams.set('code', code);
@@ -81,15 +86,15 @@ export interface CliToken {
 /** Exchanges a one-time code for an API token acting in the organization the person signed in to. */
 export async function exchangeCliAuthCode(context: ServiceContext, body: { code: string; redirectURI: string }): Promise<CliToken> {
   const invalid = () => new BadRequestError('The code is unknown, expired, already used or was issued for another redirectURI');
-  return context.db.transaction().execute(async (trx) => {
-    const row = await takeCliAuthCode(trx, hashToken(body.code));
+  return inTransaction(context, async (tx) => {
+    const row = await takeCliAuthCode(tx.db, hashToken(body.code));
     if (!row || Date.parse(row.expires_at) <= Date.now() || row.redirect_uri !== body.redirectURI) throw invalid();
     // A member suspended or removed since signing in gets no token.
-    const membership = await findMembership(trx, row.organization_id, row.user_id);
+    const membership = await findMembership(tx.db, row.organization_id, row.user_id);
     if (!membership || membership.disabled) throw invalid();
     const token = newApiToken();
     const expiresAt = new Date(Date.now() + CLI_TOKEN_TTL_MS).toISOString();
-    await insertToken(trx, {
+    await insertToken(tx.db, {
       id: newId(), user_id: row.user_id, token_hash: hashToken(token), label: 'Command line (SSO)', created_at: nowIso(),
       last_used_at: null, organization_id: row.organization_id, expires_at: expiresAt,
     });

@@ -20,7 +20,7 @@ import {
   type CollectionRow,
 } from '../stores/collection-store.js';
 import type { KeysetPage } from '../stores/keyset.js';
-import { grantedRolesOnCollections } from '../stores/grant-store.js';
+import { permittedRolesOnCollections } from '../stores/content-permission-store.js';
 import {
   findSpaceIdsInCollections,
   listSpacesInCollection,
@@ -32,6 +32,8 @@ import {
 import type { Caller } from './caller.js';
 import { placeAmongSiblings } from './content-placement.js';
 import type { ServiceContext } from './context.js';
+import { withLockedStructure } from './structure-lock.js';
+import { inTransaction } from './transaction.js';
 import { getOrganizationById } from './organization-service.js';
 import { assertSpacesMayLeave, schedulePurge } from './space-lifecycle.js';
 
@@ -66,7 +68,7 @@ async function loadCollectionAccess(context: ServiceContext, caller: Caller, col
   if (!canViewOrganization(membership)) return undefined;
   const ancestry = found.collection.parent_id === null ? [found.collection] : await findCollectionAncestry(context.db, collectionId);
   const chain = levelsOf(ancestry);
-  const grants = grantsApply(membership) ? await grantedRolesOnCollections(context.db, caller.user.id, ancestry.map((row) => row.id)) : [];
+  const grants = grantsApply(membership) ? await permittedRolesOnCollections(context.db, caller.user.id, ancestry.map((row) => row.id)) : [];
   const role = contentRole({ membership, defaultLevels: chain, grants });
   if (!canViewContent(role)) return undefined;
   return { collection: found.collection, role, ancestry, chain, grants, membership };
@@ -185,29 +187,20 @@ export async function placeMovedContent(
   return { parentId, parentChain, position };
 }
 
-/**
- * Runs `work` in a transaction holding the structure lock of the organization of a collection. On
- * PostgreSQL the collection is read again once the lock is held, so that what `work` decides on is what
- * the lock protects.
- */
-async function withLockedCollection<T>(
+/** Runs `work` on the collection under its organization's structure lock (`withLockedStructure`). */
+function withLockedCollection<T>(
   context: ServiceContext,
   caller: Caller,
   collectionId: string,
   work: (tx: ServiceContext, access: CollectionAccess) => Promise<T>,
-  extraOrganizations: (access: CollectionAccess) => Promise<string[]> = async () => [],
+  extraOrganizations?: (access: CollectionAccess) => Promise<string[]>,
 ): Promise<T> {
-  return context.db.transaction().execute(async (trx) => {
-    const tx: ServiceContext = { ...context, db: trx };
-    let access = await requireCollection(tx, caller, collectionId);
-    await lockOrganizationStructure(trx, context.dialect, [access.collection.organization_id, ...(await extraOrganizations(access))]);
-    if (context.dialect === 'postgres') {
-      const locked = await requireCollection(tx, caller, collectionId);
-      if (locked.collection.organization_id !== access.collection.organization_id) throw new ConflictError('The collection moved while this request ran; try again');
-      access = locked;
-    }
-    return work(tx, access);
-  });
+  return withLockedStructure(context, {
+    load: (tx) => requireCollection(tx, caller, collectionId),
+    organizationOf: (access) => access.collection.organization_id,
+    ...(extraOrganizations ? { extraOrganizations } : {}),
+    noun: 'collection',
+  }, work);
 }
 
 export async function listCollectionsInOrganizationById(
@@ -228,8 +221,7 @@ export async function createCollection(
   organizationId: string,
   body: { title?: string; parent?: string },
 ): Promise<CollectionWithRole> {
-  return context.db.transaction().execute(async (trx) => {
-    const tx: ServiceContext = { ...context, db: trx };
+  return inTransaction(context, async (tx) => {
     const { membership, parent, position } = await placeNewContent(tx, caller, organizationId, body.parent);
     const now = nowIso();
     const collection: CollectionRow = {
@@ -243,7 +235,7 @@ export async function createCollection(
       created_at: now,
       updated_at: now,
     };
-    await insertCollection(trx, collection);
+    await insertCollection(tx.db, collection);
     return { collection, role: contentRole({ membership, defaultLevels: ['inherit', ...(parent?.chain ?? [])], grants: parent?.grants ?? [] }) };
   });
 }
@@ -258,8 +250,7 @@ export async function updateCollectionById(
   collectionId: string,
   body: { title?: string; description?: string; defaultLevel?: DefaultLevel },
 ): Promise<CollectionWithRole> {
-  return context.db.transaction().execute(async (trx) => {
-    const tx: ServiceContext = { ...context, db: trx };
+  return inTransaction(context, async (tx) => {
     const access = await requireCollection(tx, caller, collectionId);
     assertCollectionAdmin(access);
     const now = nowIso();
@@ -269,7 +260,7 @@ export async function updateCollectionById(
       ...(body.defaultLevel !== undefined ? { default_level: body.defaultLevel } : {}),
       updated_at: now,
     };
-    await updateCollection(trx, collectionId, patch);
+    await updateCollection(tx.db, collectionId, patch);
     const collection = { ...access.collection, ...patch };
     // A new default level can change the caller's own role on the collection.
     const chain = [parseDefaultLevel(collection.default_level), ...access.chain.slice(1)];
@@ -282,23 +273,22 @@ export async function updateCollectionById(
  * 7 days, then purged by a queued job). A collection that does not exist answers as deleted.
  */
 export async function deleteCollectionById(context: ServiceContext, caller: Caller, collectionId: string): Promise<void> {
-  await context.db.transaction().execute(async (trx) => {
-    const tx: ServiceContext = { ...context, db: trx };
-    const found = await findCollectionForMember(trx, collectionId, caller.user.id);
+  await inTransaction(context, async (tx) => {
+    const found = await findCollectionForMember(tx.db, collectionId, caller.user.id);
     if (!found) return;
-    await lockOrganizationStructure(trx, context.dialect, [found.collection.organization_id]);
+    await lockOrganizationStructure(tx.db, context.dialect, [found.collection.organization_id]);
     const access = await loadCollectionAccess(tx, caller, collectionId);
     if (!access) {
       // Gone while we waited for the lock: that is what the caller asked for.
-      if (!(await findCollectionForMember(trx, collectionId, caller.user.id))) return;
+      if (!(await findCollectionForMember(tx.db, collectionId, caller.user.id))) return;
       throw notFound();
     }
     assertCollectionAdmin(access);
     const now = nowIso();
-    const subtree = await findCollectionSubtreeIds(trx, collectionId);
-    const deletedSpaces = await markSpacesOfCollectionsDeleted(trx, subtree, now);
-    await deleteCollection(trx, collectionId);
-    await schedulePurge(trx, deletedSpaces, now);
+    const subtree = await findCollectionSubtreeIds(tx.db, collectionId);
+    const deletedSpaces = await markSpacesOfCollectionsDeleted(tx.db, subtree, now);
+    await deleteCollection(tx.db, collectionId);
+    await schedulePurge(tx.db, deletedSpaces, now);
   });
 }
 

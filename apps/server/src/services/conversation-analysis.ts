@@ -26,6 +26,7 @@ import {
 } from '../stores/conversation-store.js';
 import { hasQueuedJob } from '../stores/job-store.js';
 import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
 import { weekOf } from './conversation-weeks.js';
 
 /*
@@ -64,7 +65,7 @@ interface PassOutcome {
 
 async function analysisPass(context: ServiceContext, organizationId: string): Promise<PassOutcome> {
   const { db } = context;
-  const state = await db.transaction().execute((trx) => lockAnalysisState(trx, context.dialect, organizationId, nowIso()));
+  const state = await inTransaction(context, (tx) => lockAnalysisState(tx.db, context.dialect, organizationId, nowIso()));
   const pending = await listPendingConversations(db, organizationId, BATCH_SIZE);
   if (pending.length === 0) return { analysed: 0, clusters: [] };
   const previous = await listIssuesOfConversations(db, pending.map((conversation) => conversation.id));
@@ -89,8 +90,8 @@ async function analysisPass(context: ServiceContext, organizationId: string): Pr
     })),
   });
 
-  const written = await db.transaction().execute(async (trx) => {
-    const current = await lockAnalysisState(trx, context.dialect, organizationId, nowIso());
+  const written = await inTransaction(context, async (tx) => {
+    const current = await lockAnalysisState(tx.db, context.dialect, organizationId, nowIso());
     if (current.version !== state.version) return undefined;
     const now = nowIso();
     const ids = new Map<string, string>();
@@ -98,7 +99,7 @@ async function analysisPass(context: ServiceContext, organizationId: string): Pr
     const firstIssue = new Map<string, { title: string; summary: string }>();
     for (const { issues } of output.issues) for (const issue of issues) if (!firstIssue.has(issue.cluster)) firstIssue.set(issue.cluster, issue);
     for (const cluster of newClusters) ids.set(cluster.ref, newId());
-    await insertClusters(trx, newClusters.map((cluster) => ({
+    await insertClusters(tx.db, newClusters.map((cluster) => ({
       id: ids.get(cluster.ref)!,
       organization_id: organizationId,
       // Until its description is drawn, a new cluster is named after its first issue.
@@ -113,9 +114,9 @@ async function analysisPass(context: ServiceContext, organizationId: string): Pr
       created_at: now,
       updated_at: now,
     })));
-    for (const cluster of output.clusters) if (!cluster.isNew) await updateClusterTerms(trx, cluster.ref, JSON.stringify(cluster.terms), now);
+    for (const cluster of output.clusters) if (!cluster.isNew) await updateClusterTerms(tx.db, cluster.ref, JSON.stringify(cluster.terms), now);
 
-    await deleteIssuesOfConversations(trx, pending.map((conversation) => conversation.id));
+    await deleteIssuesOfConversations(tx.db, pending.map((conversation) => conversation.id));
     const byId = new Map(pending.map((conversation) => [conversation.id, conversation]));
     const rows: ConversationIssueRow[] = [];
     for (const { key, issues } of output.issues) {
@@ -135,13 +136,13 @@ async function analysisPass(context: ServiceContext, organizationId: string): Pr
         created_at: now,
       }));
     }
-    await insertIssues(trx, rows);
+    await insertIssues(tx.db, rows);
     const touched = output.clusters.map((cluster) => ids.get(cluster.ref) ?? cluster.ref);
     for (const issue of previous) if (issue.cluster_id && !touched.includes(issue.cluster_id)) touched.push(issue.cluster_id);
-    await recountClusters(trx, touched);
-    await saveTermIssues(trx, organizationId, output.termIssues);
-    await markConversationsProcessed(trx, pending, now);
-    await saveAnalysisState(trx, { ...current, issues: output.issueCount, clusters_made: current.clusters_made + newClusters.length, version: current.version + 1, updated_at: now });
+    await recountClusters(tx.db, touched);
+    await saveTermIssues(tx.db, organizationId, output.termIssues);
+    await markConversationsProcessed(tx.db, pending, now);
+    await saveAnalysisState(tx.db, { ...current, issues: output.issueCount, clusters_made: current.clusters_made + newClusters.length, version: current.version + 1, updated_at: now });
     return touched;
   });
   // Another worker analysed this organization in between: this pass's reads are stale, so it starts again.
@@ -152,7 +153,7 @@ async function analysisPass(context: ServiceContext, organizationId: string): Pr
 /** Draws again the label, summary and icon of the clusters from their issues. */
 async function describeClusters(context: ServiceContext, clusterIds: readonly string[]): Promise<void> {
   const { db } = context;
-  const analysing = await db.transaction().execute((trx) => moveClusterStatus(trx, clusterIds, 'pending', 'analysing'));
+  const analysing = await inTransaction(context, (tx) => moveClusterStatus(tx.db, clusterIds, 'pending', 'analysing'));
   for (let start = 0; start < analysing.length; start += 100) {
     const ids = analysing.slice(start, start + 100);
     const issues = await listIssuesForDescription(db, ids, DESCRIPTION_ISSUES);
@@ -162,8 +163,8 @@ async function describeClusters(context: ServiceContext, clusterIds: readonly st
       summary: issue.summary,
       terms: JSON.parse(issue.terms) as Record<string, number>,
     }))));
-    await db.transaction().execute(async (trx) => {
-      for (const [index, id] of present.entries()) await describeClusterRow(trx, id, descriptions[index]!);
+    await inTransaction(context, async (tx) => {
+      for (const [index, id] of present.entries()) await describeClusterRow(tx.db, id, descriptions[index]!);
     });
   }
 }

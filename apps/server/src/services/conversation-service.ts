@@ -29,6 +29,7 @@ import {
 import type { KeysetPage } from '../stores/keyset.js';
 import type { Caller } from './caller.js';
 import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
 import { enqueueConversationAnalysis } from './conversation-analysis.js';
 import { organizationAccess } from './member-service.js';
 import { pulseWeeks } from './conversation-weeks.js';
@@ -94,13 +95,13 @@ export async function ingestConversation(
       throw new BadRequestError(`body[${index}].metadata.createdAt is not a date-time`);
     }
   });
-  const write = () => context.db.transaction().execute(async (trx) => {
-    const access = await organizationAccess(trx, caller, organizationId);
+  const write = () => inTransaction(context, async (tx) => {
+    const access = await organizationAccess(tx.db, caller, organizationId);
     if (!canIngestConversations(access.membership)) throw new ForbiddenError('Ingesting conversations needs an organization role of edit or higher');
     const now = nowIso();
     let waiting = false;
-    for (const input of inputs) if (await ingestOne(trx, organizationId, source, input, now)) waiting = true;
-    if (waiting) await enqueueConversationAnalysis(trx, organizationId);
+    for (const input of inputs) if (await ingestOne(tx.db, organizationId, source, input, now)) waiting = true;
+    if (waiting) await enqueueConversationAnalysis(tx.db, organizationId);
   });
   try {
     await write();

@@ -1,11 +1,13 @@
 import {
-  checkMarkdownLimits,
   checkMarkdownOffThread,
+  ContentError,
+  limitBreachesInBatches,
   parsesOffThread,
   detectContentType,
   imageDimensions,
   isValidSlug,
   readMarkdown,
+  rewriteIncludeTags,
   slugify,
   uniqueSlug,
   WorkingTree,
@@ -16,7 +18,7 @@ import {
   type PageNode,
   type TreeWriter,
 } from '../content/index.js';
-import type { ExportContent, ExportFile, ExportPage, ImportedContent, ImportedPage } from '../git/types.js';
+import type { ExportContent, ExportFile, ExportPage, ExportReusable, ImportedContent, ImportedPage, ImportedReusable } from '../git/types.js';
 import { newId } from '../ids.js';
 import { readBlob, type BlobStorage } from '../storage/blob-storage.js';
 
@@ -77,29 +79,79 @@ export interface BuildImportOptions {
   clock?: () => string;
 }
 
-/** The working tree of an imported repository; markdown is handed to `writer`, file bytes must already be stored. */
 /** Names an imported page in the message of a content limit it passes. */
 function markdownName(page: ImportedPage): string {
   return `The page ${page.git?.path ?? cleanTitle(page.title)}`;
 }
 
 /**
- * Checks, in the markdown worker, the imported pages whose parse may hold the event loop (`parsesOffThread`);
- * `buildImportedTree` checks the others. Throws ContentError `content_limit` naming the limit.
+ * Checks the imported markdown against the same limits as content written through the API (a page past them
+ * would be stored but unreadable); throws ContentError `content_limit` naming the limit and the first page or
+ * reusable content past one. Markdown whose parse may hold the event loop (`parsesOffThread`) is checked
+ * first, one text at a time under the worker's time limit; then the others, in parallel batches
+ * (`limitBreachesInBatches`), reusable contents and then pages in tree order, the order they are inserted.
  */
-export async function checkImportedMarkdown(pages: readonly ImportedPage[]): Promise<void> {
-  for (const page of pages) {
-    if (page.type === 'document' && page.markdown !== '' && parsesOffThread(page.markdown)) await checkMarkdownOffThread(page.markdown, markdownName(page));
-    await checkImportedMarkdown(page.children);
+export async function checkImportedMarkdown(pages: readonly ImportedPage[], reusables: readonly ImportedReusable[] = []): Promise<void> {
+  const slowPages: ImportedPage[] = [];
+  const quickPages: ImportedPage[] = [];
+  const walk = (list: readonly ImportedPage[]): void => {
+    for (const page of list) {
+      if (page.type === 'document' && page.markdown !== '') (parsesOffThread(page.markdown) ? slowPages : quickPages).push(page);
+      walk(page.children);
+    }
+  };
+  walk(pages);
+  for (const page of slowPages) await checkMarkdownOffThread(page.markdown, markdownName(page));
+  const quick: Array<{ markdown: string; what: string }> = [];
+  for (const reusable of reusables) {
+    const what = `The reusable content ${reusable.git.path}`;
+    if (parsesOffThread(reusable.markdown)) await checkMarkdownOffThread(reusable.markdown, what);
+    else if (reusable.markdown !== '') quick.push({ markdown: reusable.markdown, what });
   }
+  for (const page of quickPages) quick.push({ markdown: page.markdown, what: markdownName(page) });
+  const breach = (await limitBreachesInBatches(quick)).find((message) => message !== null);
+  if (breach) throw new ContentError('content_limit', breach);
 }
 
+/** Git's include of a reusable content (`.gitbook/includes/<name>`) as the content core's (`/reusable-contents/<id>`). */
+const INCLUDE_PREFIX = '.gitbook/includes/';
+
+/**
+ * The imported reusable contents in `tree`, each keeping the id it had at the same path; answers the
+ * function that turns the markdown's includes of them into the content core's.
+ */
+function insertImportedReusables(reusables: readonly ImportedReusable[], tree: WorkingTree, writer: TreeWriter, previous: WorkingTree | undefined): (markdown: string) => string {
+  const previousByPath = new Map((previous?.reusableObjects ?? []).flatMap((object) => (object.git ? [[object.git.path, object.id] as const] : [])));
+  const idByName = new Map<string, string>();
+  for (const reusable of reusables) idByName.set(reusable.name, previousByPath.get(reusable.git.path) ?? newId());
+  const toCore = (markdown: string) =>
+    rewriteIncludeTags(markdown, (target) => {
+      const id = target.startsWith(INCLUDE_PREFIX) ? idByName.get(target.slice(INCLUDE_PREFIX.length)) : undefined;
+      return id === undefined ? undefined : `/reusable-contents/${id}`;
+    });
+  for (const reusable of reusables) {
+    const markdown = toCore(reusable.markdown);
+    tree.insertReusable({
+      id: idByName.get(reusable.name)!,
+      title: cleanTitle(reusable.title),
+      content: markdown === '' ? null : writer.putMarkdown(markdown),
+      git: { oid: reusable.git.oid, path: reusable.git.path },
+    });
+  }
+  return toCore;
+}
+
+/**
+ * The working tree of an imported repository; markdown is handed to `writer`, file bytes must already be
+ * stored, and the markdown must have passed `checkImportedMarkdown`.
+ */
 export function buildImportedTree(content: ImportedContent, writer: TreeWriter, options: BuildImportOptions): WorkingTree {
   const clock = options.clock ?? (() => new Date().toISOString());
   const now = clock();
   const tree = WorkingTree.empty({ clock });
   const previousByPath = nodesByPath(options.previous);
   const usedIds = new Set<string>();
+  const includesToCore = insertImportedReusables(content.reusables ?? [], tree, writer, options.previous);
 
   const insert = (pages: readonly ImportedPage[], parent: PageNode | null): void => {
     const taken = new Set<string>();
@@ -124,12 +176,7 @@ export function buildImportedTree(content: ImportedContent, writer: TreeWriter, 
       if (page.icon) fields.icon = page.icon;
       if (isLink && page.href) fields.href = page.href;
       if (page.git) fields.git = { oid: page.git.oid, path: page.git.path };
-      if (page.type === 'document' && page.markdown !== '') {
-        // The same limits as content written through the API: a page past them would be stored but unreadable.
-        // Markdown whose parse may be slow was checked in the worker before (checkImportedMarkdown).
-        if (!parsesOffThread(page.markdown)) checkMarkdownLimits(page.markdown, markdownName(page));
-      }
-      const content = page.type === 'document' && page.markdown !== '' ? writer.putMarkdown(page.markdown) : null;
+      const content = page.type === 'document' && page.markdown !== '' ? writer.putMarkdown(includesToCore(page.markdown)) : null;
       if (page.type === 'document') {
         // Unchanged pages keep their dates, and so their stored objects: a re-import shares them.
         const unchanged = reuse !== undefined && reuse.content === content && sameFields(reuse.fields, fields);
@@ -201,5 +248,10 @@ export async function exportContentOf(tree: WorkingTree, reader: ObjectReader, s
     if (!bytes) throw new Error(`the bytes of file ${file.id} (${file.name}) are missing from the blob storage`);
     files.push({ name: file.name, bytes });
   }
-  return { pages, files };
+  const reusables: ExportReusable[] = [];
+  for (const object of tree.reusableObjects) {
+    const name = object.git?.path.match(/\.gitbook\/includes\/(.+)$/)?.[1];
+    reusables.push({ id: object.id, title: object.title, markdown: await readMarkdown(reader, object.content), ...(name ? { name } : {}) });
+  }
+  return { pages, files, reusables };
 }

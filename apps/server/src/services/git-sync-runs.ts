@@ -17,6 +17,7 @@ import {
 import { findRevisionOfSpace, insertRevision } from '../stores/revision-store.js';
 import { findSpaceById, setSpaceMainRevision, type SpaceRow } from '../stores/space-store.js';
 import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
 import { credentialSecrets, openCredentials, SealedCredentialsError, urlWithCredentials } from './git-credentials.js';
 import { buildImportedTree, checkImportedMarkdown, exportContentOf, storeImportedFiles } from './git-sync-content.js';
 import { isStale, refreshSpaceGitSync, staleMessage, type GitSyncJobPayload } from './git-sync-service.js';
@@ -119,11 +120,11 @@ async function recordFailure(context: ServiceContext, payload: GitSyncJobPayload
   const state = error instanceof GitTimeoutError ? 'timeout' : 'failure';
   const raw = fallback ?? (error instanceof Error ? error.message : String(error));
   const message = redactSecrets(raw, secrets).slice(0, MESSAGE_MAX_LENGTH) || 'The operation failed';
-  await context.db.transaction().execute(async (trx) => {
+  await inTransaction(context, async (tx) => {
     const now = nowIso();
-    if (!(await finishGitSyncOperation(trx, payload.operationId, { state, ended_at: now, error: message }))) return;
-    await updateGitSyncState(trx, payload.spaceId, { updated_at: now });
-    await refreshSpaceGitSync({ ...context, db: trx }, payload.spaceId);
+    if (!(await finishGitSyncOperation(tx.db, payload.operationId, { state, ended_at: now, error: message }))) return;
+    await updateGitSyncState(tx.db, payload.spaceId, { updated_at: now });
+    await refreshSpaceGitSync(tx, payload.spaceId);
   });
 }
 
@@ -191,19 +192,19 @@ export async function runGitImport(context: ServiceContext, payload: GitSyncJobP
     const space = await liveSpace(db, payload.spaceId, 'import');
 
     if (!payload.force && !payload.standalone && before?.commit_oid === commitOid && before.revision_id === space.revision_id) {
-      await db.transaction().execute(async (trx) => {
-        const state = await refuseIfStale(trx, payload);
+      await inTransaction(context, async (tx) => {
+        const state = await refuseIfStale(tx.db, payload);
         const now = nowIso();
-        if (!(await finishGitSyncOperation(trx, payload.operationId, { state: 'success', ended_at: now, commit_oid: commitOid, revision_id: space.revision_id }))) throw new AlreadyEnded();
-        if (state) await updateGitSyncState(trx, payload.spaceId, appliedPatch(state, payload, { commitOid, revisionId: space.revision_id }, now));
-        await refreshSpaceGitSync({ ...context, db: trx }, payload.spaceId);
+        if (!(await finishGitSyncOperation(tx.db, payload.operationId, { state: 'success', ended_at: now, commit_oid: commitOid, revision_id: space.revision_id }))) throw new AlreadyEnded();
+        if (state) await updateGitSyncState(tx.db, payload.spaceId, appliedPatch(state, payload, { commitOid, revisionId: space.revision_id }, now));
+        await refreshSpaceGitSync(tx, payload.spaceId);
       });
       return;
     }
 
     const current = await findRevisionOfSpace(db, space.id, space.revision_id);
     if (!current) throw new Error(`space ${space.id} has no revision ${space.revision_id}`);
-    await checkImportedMarkdown(imported.pages);
+    await checkImportedMarkdown(imported.pages, imported.reusables);
     const blobs = await storeImportedFiles(imported, blobStorageOf(context));
     const reader = contentReader(db);
     const previous = await WorkingTree.load(reader, current.root);
@@ -212,15 +213,15 @@ export async function runGitImport(context: ServiceContext, payload: GitSyncJobP
     const objects = writer.collect(root);
     const revisionId = newId();
 
-    await db.transaction().execute(async (trx) => {
-      const state = await refuseIfStale(trx, payload);
-      const main = await liveSpace(trx, payload.spaceId, 'import');
+    await inTransaction(context, async (tx) => {
+      const state = await refuseIfStale(tx.db, payload);
+      const main = await liveSpace(tx.db, payload.spaceId, 'import');
       const now = nowIso();
-      if (!(await finishGitSyncOperation(trx, payload.operationId, { state: 'success', ended_at: now, commit_oid: commitOid, revision_id: revisionId }))) {
+      if (!(await finishGitSyncOperation(tx.db, payload.operationId, { state: 'success', ended_at: now, commit_oid: commitOid, revision_id: revisionId }))) {
         throw new AlreadyEnded();
       }
-      await putObjects(trx, objects);
-      await insertRevision(trx, {
+      await putObjects(tx.db, objects);
+      await insertRevision(tx.db, {
         id: revisionId,
         space_id: main.id,
         type: 'computed',
@@ -232,11 +233,11 @@ export async function runGitImport(context: ServiceContext, payload: GitSyncJobP
         change_request_id: null,
       });
       if (!payload.standalone) {
-        await setSpaceMainRevision(trx, main.id, revisionId, now);
-        await enqueueSearchReindex(trx, main.id);
+        await setSpaceMainRevision(tx.db, main.id, revisionId, now);
+        await enqueueSearchReindex(tx.db, main.id);
       }
-      if (state) await updateGitSyncState(trx, main.id, appliedPatch(state, payload, { commitOid, revisionId }, now));
-      await refreshSpaceGitSync({ ...context, db: trx }, main.id);
+      if (state) await updateGitSyncState(tx.db, main.id, appliedPatch(state, payload, { commitOid, revisionId }, now));
+      await refreshSpaceGitSync(tx, main.id);
     });
   });
 }
@@ -274,14 +275,14 @@ export async function runGitExport(context: ServiceContext, payload: GitSyncJobP
       gitOptions(context, options),
     );
 
-    await db.transaction().execute(async (trx) => {
-      const state = await refuseIfStale(trx, payload);
+    await inTransaction(context, async (tx) => {
+      const state = await refuseIfStale(tx.db, payload);
       const now = nowIso();
-      if (!(await finishGitSyncOperation(trx, payload.operationId, { state: 'success', ended_at: now, commit_oid: result.oid, revision_id: revision.id }))) {
+      if (!(await finishGitSyncOperation(tx.db, payload.operationId, { state: 'success', ended_at: now, commit_oid: result.oid, revision_id: revision.id }))) {
         throw new AlreadyEnded();
       }
-      if (state) await updateGitSyncState(trx, payload.spaceId, appliedPatch(state, payload, { commitOid: result.oid, revisionId: revision.id }, now));
-      await refreshSpaceGitSync({ ...context, db: trx }, payload.spaceId);
+      if (state) await updateGitSyncState(tx.db, payload.spaceId, appliedPatch(state, payload, { commitOid: result.oid, revisionId: revision.id }, now));
+      await refreshSpaceGitSync(tx, payload.spaceId);
     });
   });
 }

@@ -18,8 +18,9 @@ import {
 import { updateSpace } from '../stores/space-store.js';
 import type { Caller } from './caller.js';
 import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
 import { sealCredentials } from './git-credentials.js';
-import { assertSpacePermission, requireSpace } from './space-service.js';
+import { assertSpacePermission, requireSpace } from './space-access.js';
 
 /*
  * Git sync, the request side: check what can be checked at once (the URL against the outbound guard, the
@@ -169,10 +170,9 @@ async function queueOperation(
   const standalone = body.standalone === true;
   const force = body.force === true;
 
-  await context.db.transaction().execute(async (trx) => {
-    const tx: ServiceContext = { ...context, db: trx };
+  await inTransaction(context, async (tx) => {
     assertSpacePermission(await requireSpace(tx, caller, spaceId), 'triggerGitSync');
-    const state = await findGitSyncState(trx, spaceId);
+    const state = await findGitSyncState(tx.db, spaceId);
     if (isStale(state, timestamp)) throw new ConflictError(staleMessage(state));
     const now = nowIso();
     const payload: GitSyncJobPayload = {
@@ -192,7 +192,7 @@ async function queueOperation(
     // A Git failure (bad credentials, missing branch...) is recorded on the operation and not retried: a retry
     // would fail the same way. Only an unexpected error (the database went away) or a dead worker runs the
     // job again, and the handler picks up safely where the operation stands.
-    const jobId = await enqueueJob(trx, direction === 'import' ? GIT_IMPORT_JOB : GIT_EXPORT_JOB, payload, { maxAttempts: 3 });
+    const jobId = await enqueueJob(tx.db, direction === 'import' ? GIT_IMPORT_JOB : GIT_EXPORT_JOB, payload, { maxAttempts: 3 });
     const operation: GitSyncOperationRow = {
       id: operationId,
       space_id: spaceId,
@@ -211,7 +211,7 @@ async function queueOperation(
       commit_oid: null,
       revision_id: null,
     };
-    await insertGitSyncOperation(trx, operation);
+    await insertGitSyncOperation(tx.db, operation);
     const base: GitSyncStateRow = state ?? {
       space_id: spaceId, url: null, ref: null, project_directory: null, provider: null, repo_name: null, repo_tree_url: null,
       repo_commit_url: null, commit_oid: null, revision_id: null, last_timestamp: null, operation_id: null, updated_at: now,
@@ -232,7 +232,7 @@ async function queueOperation(
       // Another repository or branch: the commit the space matched is not one of its commits.
       if (relinked) Object.assign(next, { commit_oid: null, revision_id: null });
     }
-    await saveGitSyncState(trx, next);
+    await saveGitSyncState(tx.db, next);
     await refreshSpaceGitSync(tx, spaceId);
   });
 }
@@ -265,10 +265,9 @@ export async function getSpaceGitInfo(context: ServiceContext, caller: Caller, s
  * operations stay. Quire's only kind of installation is the URL-based one, which this removes.
  */
 export async function deleteLegacyGitInstallation(context: ServiceContext, caller: Caller, spaceId: string): Promise<void> {
-  await context.db.transaction().execute(async (trx) => {
-    const tx: ServiceContext = { ...context, db: trx };
+  await inTransaction(context, async (tx) => {
     assertSpacePermission(await requireSpace(tx, caller, spaceId), 'triggerGitSync');
-    await deleteGitSyncState(trx, spaceId);
-    await updateSpace(trx, spaceId, { git_sync: null });
+    await deleteGitSyncState(tx.db, spaceId);
+    await updateSpace(tx.db, spaceId, { git_sync: null });
   });
 }

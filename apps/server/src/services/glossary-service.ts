@@ -15,6 +15,7 @@ import {
 import type { KeysetPage } from '../stores/keyset.js';
 import type { Caller } from './caller.js';
 import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
 import { organizationAccess } from './member-service.js';
 
 type GlossaryOperation = components['schemas']['GlossaryOperation'];
@@ -72,19 +73,19 @@ export async function getGlossaryEntry(context: ServiceContext, caller: Caller, 
 export async function updateGlossaryEntries(context: ServiceContext, caller: Caller, organizationId: string, operations: readonly GlossaryOperation[]): Promise<void> {
   const checked = operations.map((operation, index) =>
     operation.type === 'delete' ? operation : { ...operation, translations: canonicalTranslations(operation.translations, `body.operations[${index}].translations`) });
-  await context.db.transaction().execute(async (trx) => {
-    const access = await organizationAccess(trx, caller, organizationId);
+  await inTransaction(context, async (tx) => {
+    const access = await organizationAccess(tx.db, caller, organizationId);
     if (!canEditGlossary(access.membership)) throw new ForbiddenError('Only members who may edit content can change the glossary');
     const now = nowIso();
     for (const [index, operation] of checked.entries()) {
       if (operation.type === 'insert') {
-        await insertGlossaryEntry(trx, { id: newId(), organization_id: organizationId, translations: JSON.stringify(operation.translations), created_at: now, batch_index: index, updated_at: now });
+        await insertGlossaryEntry(tx.db, { id: newId(), organization_id: organizationId, translations: JSON.stringify(operation.translations), created_at: now, batch_index: index, updated_at: now });
       } else if (operation.type === 'update') {
-        if (!(await updateGlossaryEntry(trx, organizationId, operation.id, JSON.stringify(operation.translations), now))) {
+        if (!(await updateGlossaryEntry(tx.db, organizationId, operation.id, JSON.stringify(operation.translations), now))) {
           throw new BadRequestError(`body.operations[${index}] updates the entry "${operation.id}", which the glossary does not have; nothing was changed`);
         }
       } else {
-        await deleteGlossaryEntry(trx, organizationId, operation.id);
+        await deleteGlossaryEntry(tx.db, organizationId, operation.id);
       }
     }
   });

@@ -28,6 +28,7 @@ import type { KeysetPage } from '../stores/keyset.js';
 import { findMembership, findOrganizationById } from '../stores/organization-store.js';
 import type { Caller } from './caller.js';
 import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
 import { sealValue } from './sealed-values.js';
 import { serverSecret } from './server-secret-service.js';
 
@@ -116,9 +117,21 @@ function definitionOf(body: PublishBody): Record<string, unknown> {
 }
 
 /**
- * Publishes a version: checks the body, stores the files (outside the transaction), seals the secrets, then
- * writes the version in one transaction. The version number is read before and checked again inside: a
- * publish of the same name in between answers 409 (the secrets are sealed for one version number).
+ * How many times a publish is tried when other publishes of the same name commit between its read of the
+ * current version and its write. Each round at least one of the racing publishes commits, so N publishes at
+ * once all succeed within N tries; past this bound the caller is told to publish again (409).
+ */
+export const PUBLISH_ATTEMPTS = 32;
+
+/** Another publish of the name committed first: this one is tried again with the next version number. */
+class VersionRaced extends Error {}
+
+/**
+ * Publishes a version: checks the body, stores the files (outside the transaction), then seals the secrets
+ * for the next version number and writes that version in one transaction, which checks the number again.
+ * A publish of the same name committed in between (or, for a new name, the same name inserted at once) does
+ * not fail the request: it is tried again, up to PUBLISH_ATTEMPTS times, with the number after it (the
+ * secrets are sealed for one version number, so they are sealed again).
  */
 export async function publishIntegration(context: ServiceContext, caller: Caller, name: string, body: PublishBody): Promise<IntegrationView> {
   checkUniqueIds(body.blocks, 'body.blocks');
@@ -132,9 +145,10 @@ export async function publishIntegration(context: ServiceContext, caller: Caller
   const membership = membershipRow ? membershipFromRow(membershipRow) : undefined;
   if (!organization || !canViewOrganization(membership)) throw new NotFoundError('No organization matches body.organization');
   if (!canAdministerIntegration(membership)) throw new ForbiddenError('Only admins of the organization can publish its integrations');
-  const existing = await findIntegration(context.db, name);
-  if (existing && existing.owner_id !== organization.id) throw new ConflictError(`The integration name "${name}" belongs to another organization`);
-  const version = (existing?.version ?? 0) + 1;
+  const ownedByAnother = () => new ConflictError(`The integration name "${name}" belongs to another organization`);
+  // Checked before the files are stored, and again at each try below.
+  const owner = (await findIntegration(context.db, name))?.owner_id;
+  if (owner !== undefined && owner !== organization.id) throw ownedByAnother();
 
   const storage = context.blobStorage;
   if (!storage) throw new Error('publishing integrations needs the blob storage');
@@ -142,32 +156,34 @@ export async function publishIntegration(context: ServiceContext, caller: Caller
   const storedIcon: StoredImage | undefined = icon ? { blob: (await storage.put(icon)).hash, type: sniffBytes(icon)! } : undefined;
   const storedPreviews: StoredImage[] = [];
   for (const preview of previews) storedPreviews.push({ blob: (await storage.put(preview)).hash, type: sniffBytes(preview)! });
-  const secrets = body.secrets && Object.keys(body.secrets).length > 0
-    ? await sealValue(context.db, SECRETS_KEY, JSON.stringify(body.secrets), `integration:${name}:${version}`)
-    : null;
 
-  const now = nowIso();
   const tags: Array<{ kind: IntegrationTagKind; value: string }> = [
     ...(body.categories ?? []).map((value) => ({ kind: 'category' as const, value })),
     ...body.scopes.map((value) => ({ kind: 'scope' as const, value })),
     ...blockDomains((body.blocks ?? []).flatMap((block) => block.urlUnfurl ?? [])).map((value) => ({ kind: 'blockDomain' as const, value })),
   ];
-  const current = {
-    version,
-    title: body.title,
-    target: body.target ?? 'all',
-    has_blocks: (body.blocks?.length ?? 0) > 0 ? 1 : 0,
-    has_content_sources: (body.contentSources?.length ?? 0) > 0 ? 1 : 0,
-    updated_at: now,
-  };
-  try {
-    await context.db.transaction().execute(async (trx) => {
-      const locked = await lockIntegration(trx, context.dialect, name);
-      if (locked && locked.owner_id !== organization.id) throw new ConflictError(`The integration name "${name}" belongs to another organization`);
-      if ((locked?.version ?? 0) + 1 !== version) throw new ConflictError('Another version of this integration was published at the same time; publish again');
-      if (locked) await updateIntegration(trx, name, { ...current, visibility: body.visibility ?? locked.visibility });
-      else await insertIntegration(trx, { name, owner_id: organization.id, visibility: body.visibility ?? 'private', verified: 0, created_at: now, ...current });
-      await insertIntegrationVersion(trx, {
+
+  /** One try at version `version`: VersionRaced when another publish of the name committed first. */
+  const writeVersion = async (version: number) => {
+    const secrets = body.secrets && Object.keys(body.secrets).length > 0
+      ? await sealValue(context.db, SECRETS_KEY, JSON.stringify(body.secrets), `integration:${name}:${version}`)
+      : null;
+    const now = nowIso();
+    const current = {
+      version,
+      title: body.title,
+      target: body.target ?? 'all',
+      has_blocks: (body.blocks?.length ?? 0) > 0 ? 1 : 0,
+      has_content_sources: (body.contentSources?.length ?? 0) > 0 ? 1 : 0,
+      updated_at: now,
+    };
+    return inTransaction(context, async (tx) => {
+      const locked = await lockIntegration(tx.db, context.dialect, name);
+      if (locked && locked.owner_id !== organization.id) throw ownedByAnother();
+      if ((locked?.version ?? 0) + 1 !== version) throw new VersionRaced();
+      if (locked) await updateIntegration(tx.db, name, { ...current, visibility: body.visibility ?? locked.visibility });
+      else await insertIntegration(tx.db, { name, owner_id: organization.id, visibility: body.visibility ?? 'private', verified: 0, created_at: now, ...current });
+      await insertIntegrationVersion(tx.db, {
         name,
         version,
         definition: JSON.stringify(definitionOf(body)),
@@ -180,14 +196,27 @@ export async function publishIntegration(context: ServiceContext, caller: Caller
         published_by: caller.user.id,
         published_at: now,
       });
-      await replaceIntegrationTags(trx, name, tags);
+      await replaceIntegrationTags(tx.db, name, tags);
+      // Read in the transaction that wrote it: once it commits, another publish may add a newer version, and the
+      // answer is the version this request published.
+      return getIntegrationByName(tx, caller, name);
     });
-  } catch (error) {
-    // Two organizations publishing a new name at once: the first one owns it.
-    if (isUniqueViolation(error)) throw new ConflictError(`The integration name "${name}" belongs to another organization`);
-    throw error;
+  };
+
+  for (let attempt = 1; ; attempt += 1) {
+    const existing = await findIntegration(context.db, name);
+    // Two organizations publishing a new name at once: the first one to commit owns it.
+    if (existing && existing.owner_id !== organization.id) throw ownedByAnother();
+    try {
+      return await writeVersion((existing?.version ?? 0) + 1);
+    } catch (error) {
+      // The same name inserted at once (unique name) or the same version written at once (unique name and version).
+      if (!(error instanceof VersionRaced) && !isUniqueViolation(error)) throw error;
+      if (attempt >= PUBLISH_ATTEMPTS) {
+        throw new ConflictError(`More than ${PUBLISH_ATTEMPTS} versions of this integration were published at the same time as this one; publish again`);
+      }
+    }
   }
-  return getIntegrationByName(context, caller, name);
 }
 
 // ----- reads -----
@@ -209,14 +238,14 @@ export async function listIntegrations(context: ServiceContext, caller: Caller, 
 
 /** Removes the integration; absent, or invisible to the caller, it is already gone for them. */
 export async function unpublishIntegration(context: ServiceContext, caller: Caller, name: string): Promise<void> {
-  await context.db.transaction().execute(async (trx) => {
-    const row = await lockIntegration(trx, context.dialect, name);
+  await inTransaction(context, async (tx) => {
+    const row = await lockIntegration(tx.db, context.dialect, name);
     if (!row) return;
-    const membershipRow = await findMembership(trx, row.owner_id, caller.user.id);
+    const membershipRow = await findMembership(tx.db, row.owner_id, caller.user.id);
     const membership = membershipRow ? membershipFromRow(membershipRow) : undefined;
     if (!canSeeIntegration(row.visibility, membership)) return;
     if (!canAdministerIntegration(membership)) throw new ForbiddenError('Only admins of the organization that owns the integration can unpublish it');
-    await deleteIntegration(trx, name);
+    await deleteIntegration(tx.db, name);
   });
 }
 

@@ -1,49 +1,34 @@
-import { createHash } from 'node:crypto';
-import { classifyUrl, referencesOffThread, type extractReferences, type MaterializedPage, type ReferenceTarget } from '../content/index.js';
 import type { Db } from '../db/index.js';
 import { NotFoundError } from '../errors.js';
 import { pageRequest } from '../pagination.js';
-import { nowIso } from '../ids.js';
 import type { KeysetPage } from '../stores/keyset.js';
+import { findOrganizationForMember, type OrganizationWithMembership } from '../stores/organization-store.js';
 import { findRevisionOfSpace } from '../stores/revision-store.js';
 import {
   countNewlyBrokenItems,
   countPageLinkItems,
   findLinkRows,
-  findLinkSet,
-  insertLinkSet,
   listLinkItemKeys,
   listLinkSources,
   type LinkSource,
   type RevisionLinkRow,
 } from '../stores/revision-link-store.js';
 import type { Caller } from './caller.js';
-import { changeRequestContentScope, mainContentScope, readRevision, withMergedFrom, type ContentScope, type RevisionView } from './space-content-service.js';
-import { findOrganizationForMember, type OrganizationWithMembership } from '../stores/organization-store.js';
-import { openApiSpecResolves } from './openapi-spec-service.js';
 import type { ServiceContext } from './context.js';
-import { loadRevisionContent, readPageMarkdown, type RevisionContent } from './revision-content.js';
+import { ensureRevisionLinks, type LinkOptions, type LinkRelation, type LinkStatus, type LinkTarget } from './revision-links.js';
+import { loadRevisionContent } from './revision-content.js';
+import { changeRequestContentScope, mainContentScope, readRevision, withMergedFrom, type ContentScope, type RevisionView } from './space-content-service.js';
 
 /*
- * Links and backlinks. The links of a revision are read out of its pages once (markdown links and images,
- * covers, link pages, the dependencies of computed pages, the specs OpenAPI blocks show), judged against the revision itself and stored
- * (`revision_links`, one row per target and page using it): a revision never changes, so neither do its
- * links, and every later list, count and backlink is a query.
+ * Links and backlinks. The links of a revision are worked out and stored once (`revision-links.ts`): a
+ * revision never changes, so neither do its links, and every list, count and backlink here is a query.
  *
  * Links in Quire content resolve within their own space (`/pages/<id>`, `/files/<id>`, page paths, asset
  * paths), so the places that can link to a page or file of a space are the pages of that same revision:
  * the backlinks of a page are the pages of the revision holding a link to it.
  */
 
-export type LinkStatus = 'ok' | 'broken' | 'in-app';
-export type LinkRelation = 'reference' | 'dependsOn';
-
-export type LinkTarget =
-  | { kind: 'page'; id: string }
-  | { kind: 'file'; id: string }
-  | { kind: 'space' }
-  | { kind: 'openapi'; id: string }
-  | { kind: 'url'; url: string };
+export type { LinkOptions, LinkRelation, LinkStatus, LinkTarget } from './revision-links.js';
 
 /** One item of a link list: a target, how it is used, whether it works, and the places using it. */
 export interface LinkItem {
@@ -80,166 +65,6 @@ export interface LinkList {
   embeds?: LinkEmbeds;
   page: KeysetPage<LinkItem>;
   stats: { total: number; broken: { total: number; changeRequest?: number } };
-}
-
-export interface LinkOptions {
-  /** Base URL of this Quire (`QUIRE_PUBLIC_URL`): URLs below it are `in-app` links. */
-  publicUrl: string;
-}
-
-interface FoundLink {
-  relation: LinkRelation;
-  status: LinkStatus;
-  target: LinkTarget;
-  /** The page holding the link. */
-  pageId: string;
-}
-
-// ----- working out the links of a revision -----
-
-/** Links of a page's markdown by (content hash, page path): unchanged pages cost nothing in later revisions. */
-const extracted = new Map<string, ReturnType<typeof extractReferences>>();
-const MAX_EXTRACTED = 20_000;
-
-async function referencesOf(db: Db, page: MaterializedPage): Promise<ReturnType<typeof extractReferences>> {
-  if (page.contentHash === null) return { links: [], files: [], specs: [] };
-  const key = `${page.contentHash}\n${page.path ?? ''}`;
-  const cached = extracted.get(key);
-  if (cached) return cached;
-  const references = await referencesOffThread(await readPageMarkdown(db, page), page.path !== undefined ? { pagePath: page.path } : {});
-  extracted.set(key, references);
-  if (extracted.size > MAX_EXTRACTED) extracted.delete(extracted.keys().next().value!);
-  return references;
-}
-
-function isInApp(url: string, publicUrl: string): boolean {
-  let parsed: URL;
-  let base: URL;
-  try {
-    parsed = new URL(url);
-    base = new URL(publicUrl);
-  } catch {
-    return false;
-  }
-  if (parsed.origin !== base.origin) return false;
-  const prefix = base.pathname.replace(/\/+$/, '');
-  return prefix === '' || parsed.pathname === prefix || parsed.pathname.startsWith(`${prefix}/`);
-}
-
-/** What a reference of the markdown points at, judged against the revision; undefined for in-page anchors. */
-function judge(target: ReferenceTarget, url: string, content: RevisionContent, options: LinkOptions): Omit<FoundLink, 'relation' | 'pageId'> | undefined {
-  switch (target.kind) {
-    case 'anchor':
-      return undefined;
-    case 'page':
-      return { target: { kind: 'page', id: target.page }, status: content.pages.has(target.page) ? 'ok' : 'broken' };
-    case 'page-path': {
-      if (target.path === '') return { target: { kind: 'space' }, status: 'ok' };
-      const page = content.byPath.get(target.path);
-      return page ? { target: { kind: 'page', id: page.id }, status: 'ok' } : { target: { kind: 'url', url }, status: 'broken' };
-    }
-    case 'file':
-      return { target: { kind: 'file', id: target.file }, status: content.files.has(target.file) ? 'ok' : 'broken' };
-    case 'asset': {
-      const file = findAsset(content, target.path);
-      return file ? { target: { kind: 'file', id: file }, status: 'ok' } : { target: { kind: 'url', url }, status: 'broken' };
-    }
-    case 'ref':
-      // A `ref:` label only means something inside the change batch that wrote it; one left in content leads nowhere.
-      return { target: { kind: 'url', url }, status: 'broken' };
-    case 'url':
-      return { target: { kind: 'url', url }, status: isInApp(url, options.publicUrl) ? 'in-app' : 'ok' };
-  }
-}
-
-/** A file by its repository path (Git-synced content), or by its name under `.gitbook/assets/`. */
-function findAsset(content: RevisionContent, path: string): string | undefined {
-  const name = path.split('/').pop();
-  let byName: string | undefined;
-  for (const file of content.files.values()) {
-    if (file.git?.path === path) return file.id;
-    if (byName === undefined && path.startsWith('.gitbook/assets/') && file.name === name) byName = file.id;
-  }
-  return byName;
-}
-
-async function findLinks(db: Db, organizationId: string, content: RevisionContent, options: LinkOptions): Promise<FoundLink[]> {
-  const found: FoundLink[] = [];
-  for (const { page, parent } of content.pages.values()) {
-    const add = (relation: LinkRelation, judged: Omit<FoundLink, 'relation' | 'pageId'> | undefined): void => {
-      if (judged) found.push({ ...judged, relation, pageId: page.id });
-    };
-    if (page.type === 'link' && page.href) {
-      add('reference', judge(classifyUrl(page.href, parent?.path ? `${parent.path}/x` : ''), page.href, content, options));
-    }
-    for (const cover of [page.cover?.ref, page.cover?.refDark]) {
-      if (cover) add('reference', { target: { kind: 'file', id: cover.file }, status: content.files.has(cover.file) ? 'ok' : 'broken' });
-    }
-    for (const dependency of Object.values(page.computed?.dependencies ?? {})) {
-      const ref = dependency.ref;
-      if (ref.kind === 'file') add('dependsOn', { target: { kind: 'file', id: ref.file }, status: content.files.has(ref.file) ? 'ok' : 'broken' });
-      // A spec of the organization resolves once it has a version (the content is computed from the latest one).
-      else add('dependsOn', { target: { kind: 'openapi', id: ref.spec }, status: (await openApiSpecResolves(db, organizationId, ref.spec)) ? 'ok' : 'broken' });
-    }
-    if (page.type === 'document' || page.type === 'computed') {
-      const references = await referencesOf(db, page);
-      for (const reference of [...references.links, ...references.files]) {
-        add('reference', judge(reference.target, reference.url, content, options));
-      }
-      // OpenAPI blocks show a spec of the organization: checked as computed pages' specs are.
-      for (const { spec } of references.specs) {
-        add('reference', { target: { kind: 'openapi', id: spec }, status: (await openApiSpecResolves(db, organizationId, spec)) ? 'ok' : 'broken' });
-      }
-    }
-  }
-  return found;
-}
-
-function itemKey(relation: LinkRelation, target: LinkTarget): string {
-  switch (target.kind) {
-    case 'url':
-      return `${relation}:url:${createHash('sha256').update(target.url, 'utf8').digest('hex')}`;
-    case 'space':
-      return `${relation}:space`;
-    default:
-      return `${relation}:${target.kind}:${target.id}`;
-  }
-}
-
-/**
- * Makes sure the links of the scope's revision are stored, working them out on first use: markdown is read
- * before the transaction, which then only inserts.
- */
-async function ensureRevisionLinks(context: ServiceContext, scope: ContentScope, options: LinkOptions): Promise<{ total: number; broken: number }> {
-  const revisionId = scope.revision.id;
-  const existing = await findLinkSet(context.db, revisionId);
-  if (existing) return existing;
-  const content = await loadRevisionContent(context.db, scope.revision.root);
-  const rows = new Map<string, RevisionLinkRow>();
-  const items = new Map<string, LinkStatus>();
-  for (const link of await findLinks(context.db, scope.access.space.organization_id, content, options)) {
-    const key = itemKey(link.relation, link.target);
-    items.set(key, link.status);
-    rows.set(`${key}\n${link.pageId}`, {
-      revision_id: revisionId,
-      item_key: key,
-      source_kind: 'page',
-      source_id: link.pageId,
-      relation: link.relation,
-      status: link.status,
-      target_kind: link.target.kind,
-      target_id: 'id' in link.target ? link.target.id : null,
-      target_url: link.target.kind === 'url' ? link.target.url : null,
-    });
-  }
-  const set = {
-    revision_id: revisionId,
-    total: items.size,
-    broken: [...items.values()].filter((status) => status === 'broken').length,
-    computed_at: nowIso(),
-  };
-  await context.db.transaction().execute((trx) => insertLinkSet(trx, set, [...rows.values()]));
-  return set;
 }
 
 // ----- lists -----
@@ -287,17 +112,26 @@ async function ensureBase(context: ServiceContext, scope: ContentScope, options:
 }
 
 /** The links of the scope's content (`status` filters the items, never the stats). */
+/**
+ * `brokenContext` of a change request's links: `space`, every broken link; `change-request`, those broken since
+ * its base (without a base to compare with, every broken link is new to it).
+ */
+function brokenFilter(brokenContext: BrokenContext | undefined, baseId: string | undefined): { brokenOnly?: true; brokenSince?: string } {
+  if (brokenContext === undefined) return {};
+  return { brokenOnly: true, ...(brokenContext === 'change-request' && baseId !== undefined ? { brokenSince: baseId } : {}) };
+}
+
 export async function listContentLinks(
   context: ServiceContext,
   scope: ContentScope,
-  query: { page?: string; limit?: number; status?: LinkStatus },
+  query: { page?: string; limit?: number; status?: LinkStatus; brokenContext?: BrokenContext },
   options: LinkOptions,
 ): Promise<LinkList> {
   const { after, limit } = pageRequest(query, 1);
   const totals = await ensureRevisionLinks(context, scope, options);
   const baseId = await ensureBase(context, scope, options);
   const revisionId = scope.revision.id;
-  const keys = await listLinkItemKeys(context.db, { revisionId, ...(query.status ? { status: query.status } : {}) }, after, limit);
+  const keys = await listLinkItemKeys(context.db, { revisionId, ...(query.status ? { status: query.status } : {}), ...brokenFilter(query.brokenContext, baseId) }, after, limit);
   const rows = await itemsOf(context.db, revisionId, keys.rows.map((row) => row.item_key));
   const introduced = baseId === undefined ? undefined : await countNewlyBrokenItems(context.db, revisionId, baseId);
   return {
@@ -360,6 +194,7 @@ export async function listBacklinks(
 // change request answer alike, so each differs from its sibling only in the scope it reads.
 
 type LinkQuery = { page?: string; limit?: number; status?: LinkStatus };
+type BrokenContext = 'change-request' | 'space';
 type BacklinkQuery = { page?: string; limit?: number };
 
 export async function listSpaceLinks(context: ServiceContext, caller: Caller, spaceId: string, query: LinkQuery, options: LinkOptions): Promise<LinkList> {
@@ -367,7 +202,7 @@ export async function listSpaceLinks(context: ServiceContext, caller: Caller, sp
 }
 
 export async function listChangeRequestLinks(
-  context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string, query: LinkQuery, options: LinkOptions,
+  context: ServiceContext, caller: Caller, spaceId: string, changeRequestId: string, query: LinkQuery & { brokenContext?: BrokenContext }, options: LinkOptions,
 ): Promise<LinkList> {
   return withEmbeds(context, caller, listContentLinks(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), query, options));
 }

@@ -1,4 +1,5 @@
 import { lazyModule } from '../lazy-module.js';
+import { deleteBrowserSessionsReaching } from '../stores/browser-session-store.js';
 import type { Db } from '../db/index.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import { pageRequest } from '../pagination.js';
@@ -29,9 +30,10 @@ import {
 import { findMembership, type MembershipRow } from '../stores/organization-store.js';
 import { countSpacesInOrganization, listSpacesOfMember, SPACE_ORDER_KEY_LENGTH } from '../stores/space-store.js';
 import { deleteTeamMembershipsInOrganization, listTeamIdsOfMember } from '../stores/team-store.js';
-import { deleteUserGrantsInOrganization } from '../stores/grant-store.js';
+import { deleteUserPermissionsInOrganization } from '../stores/content-permission-store.js';
 import type { Caller } from './caller.js';
 import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
 import { visitorClaimsSecret } from './server-secret-service.js';
 import type { SpaceWithRole } from './space-service.js';
 
@@ -132,11 +134,11 @@ export async function getMemberInOrganizationById(context: ServiceContext, calle
 
 /** Admin-only changes to a member run here: one transaction holding the members lock, the caller checked inside it. */
 async function asMemberManager<T>(context: ServiceContext, caller: Caller, organizationId: string, work: (trx: Db, access: OrganizationAccess) => Promise<T>): Promise<T> {
-  return context.db.transaction().execute(async (trx) => {
-    await lockOrganizationMembers(trx, context.dialect, organizationId);
-    const access = await organizationAccess(trx, caller, organizationId);
+  return inTransaction(context, async (tx) => {
+    await lockOrganizationMembers(tx.db, context.dialect, organizationId);
+    const access = await organizationAccess(tx.db, caller, organizationId);
     if (!canManageMembers(access.membership)) throw new ForbiddenError('Only organization admins can change members');
-    return work(trx, access);
+    return work(tx.db, access);
   });
 }
 
@@ -174,8 +176,10 @@ export async function removeMemberFromOrganizationById(context: ServiceContext, 
     }
     await deleteTeamMembershipsInOrganization(trx, organizationId, userId);
     // What was granted to them goes with them: were they invited again, they would start from nothing.
-    await deleteUserGrantsInOrganization(trx, organizationId, userId);
+    await deleteUserPermissionsInOrganization(trx, organizationId, userId);
     await deleteMember(trx, organizationId, userId);
+    // Their browser sessions that reach this organization end with the membership, not at their expiry.
+    await deleteBrowserSessionsReaching(trx, userId, organizationId);
   });
 }
 

@@ -4,6 +4,8 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '.
 import { newId, nowIso } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { checkOutboundUrl, guardedFetch, OutboundUrlError, redactUrl } from '../net/url-guard.js';
+import { processSpecOffThread } from '../openapi-specs/spec-pool.js';
+import { rootName, type SpecErrorCode, type SpecProblem } from '../openapi-specs/spec-types.js';
 import { pageRequest } from '../pagination.js';
 import { canManageOpenApiSpecs, membershipFromRow, type OrganizationMembership } from '../policies/organization-policy.js';
 import { canReadOpenApiSpecs, canReadOpenApiSpecRaw, type OpenApiSpecVisibility } from '../policies/openapi-spec-policy.js';
@@ -29,16 +31,15 @@ import {
   type OpenApiSpecVersionRow,
   type OpenApiSpecVersionSummary,
 } from '../stores/openapi-spec-store.js';
-import { processSpecOffThread } from '../specs/spec-pool.js';
-import { rootName, type SpecErrorCode, type SpecProblem } from '../specs/spec-types.js';
 import type { Caller } from './caller.js';
 import type { ServiceContext } from './context.js';
 import { organizationAccess } from './member-service.js';
+import { inTransaction } from './transaction.js';
 
 /*
  * OpenAPI specifications of an organization. A spec has a source (a URL fetched at each processing, or the
  * text itself); every new source is processed by a job queued in the transaction that set it: fetched
- * through the URL guard, parsed and validated off the event loop (specs/), and stored as a version only
+ * through the URL guard, parsed and validated off the event loop (openapi-specs/), and stored as a version only
  * when its files differ from every version the spec has (content-addressed). A processing that fails
  * records why and keeps the last good version.
  */
@@ -116,7 +117,7 @@ export async function getOpenAPISpecBySlug(context: ServiceContext, caller: Call
   return specOf(context, caller, organizationId, slug);
 }
 
-async function insertSpec(context: ServiceContext, trx: ServiceContext['db'], organizationId: string, slug: string, source: { source_url: string | null; source_text: string | null }): Promise<OpenApiSpecRow> {
+async function insertSpec(tx: ServiceContext, organizationId: string, slug: string, source: { source_url: string | null; source_text: string | null }): Promise<OpenApiSpecRow> {
   const now = nowIso();
   const row: OpenApiSpecRow = {
     id: newId(),
@@ -134,61 +135,61 @@ async function insertSpec(context: ServiceContext, trx: ServiceContext['db'], or
     updated_at: now,
   };
   try {
-    await insertOpenApiSpec(trx, row);
+    await insertOpenApiSpec(tx.db, row);
   } catch (error) {
     if (isUniqueViolation(error)) throw new ConflictError(`The organization already has an OpenAPI specification with the slug "${slug}"`);
     throw error;
   }
-  await enqueueJob(trx, OPENAPI_SPEC_PROCESS_JOB, { specId: row.id, generation: row.generation } satisfies OpenApiSpecJobPayload);
+  await enqueueJob(tx.db, OPENAPI_SPEC_PROCESS_JOB, { specId: row.id, generation: row.generation } satisfies OpenApiSpecJobPayload);
   return row;
 }
 
 export async function createOpenAPISpec(context: ServiceContext, caller: Caller, organizationId: string, body: { slug: string; source: OpenApiSpecSource }): Promise<OpenApiSpecView> {
   const source = await checkedSource(context, body.source);
-  return context.db.transaction().execute(async (trx) => {
-    const access = await organizationAccess(trx, caller, organizationId);
+  return inTransaction(context, async (tx) => {
+    const access = await organizationAccess(tx.db, caller, organizationId);
     if (!canManageOpenApiSpecs(access.membership)) throw new ForbiddenError('Adding OpenAPI specifications needs the organization role create or higher');
-    if (await findOpenApiSpecBySlug(trx, organizationId, body.slug)) {
+    if (await findOpenApiSpecBySlug(tx.db, organizationId, body.slug)) {
       throw new ConflictError(`The organization already has an OpenAPI specification with the slug "${body.slug}"`);
     }
-    return { spec: await insertSpec(context, trx, organizationId, body.slug, source), membership: access.membership };
+    return { spec: await insertSpec(tx, organizationId, body.slug, source), membership: access.membership };
   });
 }
 
 /** Sets a new source (creating the spec when the slug is free) and queues its processing; `created` says which. */
 export async function createOrUpdateOpenAPISpecBySlug(context: ServiceContext, caller: Caller, organizationId: string, slug: string, body: { source: OpenApiSpecSource }): Promise<OpenApiSpecView & { created: boolean }> {
   const source = await checkedSource(context, body.source);
-  return context.db.transaction().execute(async (trx) => {
-    const access = await organizationAccess(trx, caller, organizationId);
+  return inTransaction(context, async (tx) => {
+    const access = await organizationAccess(tx.db, caller, organizationId);
     if (!canManageOpenApiSpecs(access.membership)) throw new ForbiddenError('Changing OpenAPI specifications needs the organization role create or higher');
-    const existing = await findOpenApiSpecBySlug(trx, organizationId, slug);
-    if (!existing) return { spec: await insertSpec(context, trx, organizationId, slug, source), membership: access.membership, created: true };
+    const existing = await findOpenApiSpecBySlug(tx.db, organizationId, slug);
+    if (!existing) return { spec: await insertSpec(tx, organizationId, slug, source), membership: access.membership, created: true };
     const changes = { ...source, processing_state: 'pending', generation: existing.generation + 1, updated_at: nowIso() };
-    await updateOpenApiSpec(trx, existing.id, changes);
-    await enqueueJob(trx, OPENAPI_SPEC_PROCESS_JOB, { specId: existing.id, generation: changes.generation } satisfies OpenApiSpecJobPayload);
+    await updateOpenApiSpec(tx.db, existing.id, changes);
+    await enqueueJob(tx.db, OPENAPI_SPEC_PROCESS_JOB, { specId: existing.id, generation: changes.generation } satisfies OpenApiSpecJobPayload);
     return { spec: { ...existing, ...changes }, membership: access.membership, created: false };
   });
 }
 
 export async function updateOpenAPISpecBySlug(context: ServiceContext, caller: Caller, organizationId: string, slug: string, body: { visibility: OpenApiSpecVisibility }): Promise<OpenApiSpecView> {
-  return context.db.transaction().execute(async (trx) => {
-    const access = await organizationAccess(trx, caller, organizationId);
+  return inTransaction(context, async (tx) => {
+    const access = await organizationAccess(tx.db, caller, organizationId);
     if (!canManageOpenApiSpecs(access.membership)) throw new ForbiddenError('Changing OpenAPI specifications needs the organization role create or higher');
-    const spec = await findOpenApiSpecBySlug(trx, organizationId, slug);
+    const spec = await findOpenApiSpecBySlug(tx.db, organizationId, slug);
     if (!spec) throw specNotFound();
     const changes = { visibility: body.visibility, updated_at: nowIso() };
-    await updateOpenApiSpec(trx, spec.id, changes);
+    await updateOpenApiSpec(tx.db, spec.id, changes);
     return { spec: { ...spec, ...changes }, membership: access.membership };
   });
 }
 
 /** Deletes the spec and its versions; a slug the organization does not have is already deleted. */
 export async function deleteOpenAPISpecBySlug(context: ServiceContext, caller: Caller, organizationId: string, slug: string): Promise<void> {
-  await context.db.transaction().execute(async (trx) => {
-    const access = await organizationAccess(trx, caller, organizationId);
+  await inTransaction(context, async (tx) => {
+    const access = await organizationAccess(tx.db, caller, organizationId);
     if (!canManageOpenApiSpecs(access.membership)) throw new ForbiddenError('Deleting OpenAPI specifications needs the organization role create or higher');
-    const spec = await findOpenApiSpecBySlug(trx, organizationId, slug);
-    if (spec) await deleteOpenApiSpec(trx, spec.id);
+    const spec = await findOpenApiSpecBySlug(tx.db, organizationId, slug);
+    if (spec) await deleteOpenApiSpec(tx.db, spec.id);
   });
 }
 
@@ -335,9 +336,9 @@ export async function processOpenApiSpec(context: ServiceContext, payload: OpenA
   }
 
   const now = nowIso();
-  await context.db.transaction().execute(async (trx) => {
+  await inTransaction(context, async (tx) => {
     if (!outcome.ok) {
-      await updateOpenApiSpecOfGeneration(trx, spec.id, spec.generation, {
+      await updateOpenApiSpecOfGeneration(tx.db, spec.id, spec.generation, {
         processing_state: 'complete',
         last_processed_at: now,
         last_process_error_code: outcome.code,
@@ -346,24 +347,24 @@ export async function processOpenApiSpec(context: ServiceContext, payload: OpenA
       return;
     }
     const hash = contentHash(outcome.files);
-    let version = await findOpenApiSpecVersionByHash(trx, spec.id, hash);
+    let version = await findOpenApiSpecVersionByHash(tx.db, spec.id, hash);
     if (!version) {
       const root = outcome.files[0]!;
       const row: OpenApiSpecVersionRow = {
         id: newId(),
         spec_id: spec.id,
         content_hash: hash,
-        number: (await lastOpenApiSpecVersionNumber(trx, spec.id)) + 1,
+        number: (await lastOpenApiSpecVersionNumber(tx.db, spec.id)) + 1,
         spec_version: outcome.specVersion,
         root_text: root.text,
         root_format: rootName(root.text) === 'openapi.json' ? 'json' : 'yaml',
         filesystem: outcome.filesystem,
         created_at: now,
       };
-      await insertOpenApiSpecVersion(trx, row);
+      await insertOpenApiSpecVersion(tx.db, row);
       version = row;
     }
-    await updateOpenApiSpecOfGeneration(trx, spec.id, spec.generation, {
+    await updateOpenApiSpecOfGeneration(tx.db, spec.id, spec.generation, {
       processing_state: 'complete',
       last_version_id: version.id,
       last_processed_at: now,

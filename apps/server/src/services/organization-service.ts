@@ -6,13 +6,25 @@ import {
   findOrganizationForMember,
   updateOrganizationRow,
   listOrganizationsOfUser,
+  listOrganizationsOfUserDeclaringDomain,
   MEMBER_ORGANIZATION_ORDER_KEY_LENGTH,
   type OrganizationWithMembership,
 } from '../stores/organization-store.js';
 import type { KeysetPage } from '../stores/keyset.js';
+import type { UserRow } from '../stores/user-store.js';
 import type { Caller } from './caller.js';
 import { checkMergeRuleUsers } from './change-request-rules.js';
 import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
+
+/**
+ * The caller themself (the contract puts `getAuthenticatedUser` with the organizations: the caller and the
+ * organizations they belong to). Authentication has read the token and its owner on this request
+ * (services/auth-service.ts), so nothing is left to load, and any valid token may read its own user.
+ */
+export function getAuthenticatedUser(caller: Caller): UserRow {
+  return caller.user;
+}
 
 /**
  * Loads an organization the caller can see. An organization they do not belong to, or whose membership is
@@ -36,6 +48,25 @@ export async function listOrganizationsForAuthenticatedUser(
   return listOrganizationsOfUser(context.db, caller.user.id, after, limit, caller.organizationId);
 }
 
+/**
+ * The caller's organizations that declare the e-mail domain. The public API answers every organization of
+ * the domain, for suggesting one to join; answering beyond the caller's own would tell anyone which
+ * organizations exist and which domains they declare, so a self-hosted install answers only those the caller
+ * belongs to (a visible one only: guests see their organization as members do, as in the list of their
+ * organizations).
+ */
+export async function getOrganizationsForEmailDomain(context: ServiceContext, caller: Caller, emailDomain: string): Promise<OrganizationWithMembership[]> {
+  const found = await listOrganizationsOfUserDeclaringDomain(context.db, caller.user.id, emailDomain.toLowerCase(), caller.organizationId);
+  // The LIKE finds the domain as a JSON string anywhere in the list; this keeps exact entries only.
+  return found.filter((row) => canViewOrganization(membershipFromRow(row.membership)) && emailDomainsOf(row.organization).includes(emailDomain.toLowerCase()));
+}
+
+/** The organization's declared e-mail domains (stored lower case, as updateOrganizationById writes them). */
+export function emailDomainsOf(organization: { email_domains: string }): string[] {
+  const parsed: unknown = JSON.parse(organization.email_domains);
+  return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string').map((item) => item.toLowerCase()) : [];
+}
+
 type OrganizationMergeRules = components['schemas']['Organization']['mergeRules'];
 
 /**
@@ -46,17 +77,20 @@ export async function updateOrganizationById(
   context: ServiceContext,
   caller: Caller,
   organizationId: string,
-  body: { title?: string; mergeRules?: OrganizationMergeRules },
+  body: { title?: string; emailDomains?: string[]; inviteLinks?: boolean; mergeRules?: OrganizationMergeRules },
 ): Promise<OrganizationWithMembership> {
-  return context.db.transaction().execute(async (trx) => {
-    const found = await getOrganizationById({ ...context, db: trx }, caller, organizationId);
+  return inTransaction(context, async (tx) => {
+    const found = await getOrganizationById(tx, caller, organizationId);
     if (!canAdministerOrganization(membershipFromRow(found.membership))) throw new ForbiddenError('You need the admin permission of this organization');
-    if (body.mergeRules) await checkMergeRuleUsers(trx, organizationId, body.mergeRules);
+    if (body.mergeRules) await checkMergeRuleUsers(tx.db, organizationId, body.mergeRules);
     const patch = {
       ...(body.title !== undefined ? { title: body.title } : {}),
+      // Domains compare without regard to case: kept in lower case, each once, in the order first given.
+      ...(body.emailDomains !== undefined ? { email_domains: JSON.stringify([...new Set(body.emailDomains.map((domain) => domain.toLowerCase()))]) } : {}),
+      ...(body.inviteLinks !== undefined ? { invite_links: body.inviteLinks ? 1 : 0 } : {}),
       ...(body.mergeRules !== undefined ? { merge_rules: JSON.stringify(body.mergeRules) } : {}),
     };
-    if (Object.keys(patch).length > 0) await updateOrganizationRow(trx, organizationId, patch);
+    if (Object.keys(patch).length > 0) await updateOrganizationRow(tx.db, organizationId, patch);
     return { ...found, organization: { ...found.organization, ...patch } };
   });
 }

@@ -2,11 +2,15 @@ import { expect, it } from 'vitest';
 import { describeEachDialect, useTestDatabase } from '../../test/dialects.js';
 import { ConflictError } from '../errors.js';
 import { newId } from '../ids.js';
+import { createLogger } from '../logger.js';
 import { nextCounterValue } from '../stores/counter-store.js';
 import { MAX_PLAN_ATTEMPTS, planThenWrite } from './plan-then-write.js';
+import { inTransaction } from './transaction.js';
 
 describeEachDialect('planThenWrite', (dialect) => {
   const database = useTestDatabase(dialect);
+  // Read when a test runs: the database is opened before the suite's tests, not when it is declared.
+  const context = () => ({ db: database.db, dialect, logger: createLogger('silent') });
 
   /**
    * A write whose basis is `state.version` (what another writer moves), planned as `plan of <version>`; the
@@ -18,7 +22,7 @@ describeEachDialect('planThenWrite', (dialect) => {
     const events: string[] = [];
     let locks = 0;
     const run = () =>
-      planThenWrite(database.db, {
+      planThenWrite(context(), {
         basis: state.version,
         plan: async (version) => {
           events.push(`plan ${version}`);
@@ -32,14 +36,14 @@ describeEachDialect('planThenWrite', (dialect) => {
           return { basis: state.version };
         },
         sameBasis: (a, b) => a === b,
-        write: async (trx, plan) => {
+        write: async (tx, plan) => {
           events.push(`write ${plan}`);
-          return { plan, written: await nextCounterValue(trx, scope, 'writes') };
+          return { plan, written: await nextCounterValue(tx.db, scope, 'writes') };
         },
         basisName: 'The test document',
         ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
       });
-    return { run, events, writesSoFar: () => database.db.transaction().execute((trx) => nextCounterValue(trx, scope, 'writes')) };
+    return { run, events, writesSoFar: () => inTransaction(context(), (tx) => nextCounterValue(tx.db, scope, 'writes')) };
   }
 
   it('writes the first plan when its basis has not moved, planning outside the transaction', async () => {
@@ -74,7 +78,7 @@ describeEachDialect('planThenWrite', (dialect) => {
   it('passes on what the lock or the write throws, without planning again, and rolls the write back', async () => {
     const refused = new ConflictError('refused');
     await expect(
-      planThenWrite(database.db, {
+      planThenWrite(context(), {
         basis: 1,
         plan: async () => 'plan',
         lock: async () => {
@@ -89,19 +93,19 @@ describeEachDialect('planThenWrite', (dialect) => {
     const scope = `plan-then-write:${newId(8)}`;
     let plans = 0;
     await expect(
-      planThenWrite(database.db, {
+      planThenWrite(context(), {
         basis: 1,
         plan: async () => ++plans,
         lock: async () => ({ basis: 1 }),
         sameBasis: (a, b) => a === b,
-        write: async (trx) => {
-          await nextCounterValue(trx, scope, 'writes');
+        write: async (tx) => {
+          await nextCounterValue(tx.db, scope, 'writes');
           throw new Error('the write failed half-way');
         },
         basisName: 'x',
       }),
     ).rejects.toThrow('the write failed half-way');
     expect(plans).toBe(1);
-    expect(await database.db.transaction().execute((trx) => nextCounterValue(trx, scope, 'writes'))).toBe(1);
+    expect(await inTransaction(context(), (tx) => nextCounterValue(tx.db, scope, 'writes'))).toBe(1);
   });
 });

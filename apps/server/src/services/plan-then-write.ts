@@ -1,5 +1,6 @@
-import type { Db } from '../db/index.js';
 import { ConflictError } from '../errors.js';
+import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
 
 /*
  * Writes that rest on slow work (applying a batch of edits to a large tree, a three-way merge) do that
@@ -20,13 +21,14 @@ export interface PlanThenWrite<Basis, Plan, Locked extends { basis: Basis }, Res
   /** The slow work, outside any transaction (it reads through the root database handle). */
   plan(basis: Basis): Promise<Plan>;
   /**
-   * In the transaction, before anything is written: locks the rows the write depends on, checks again
-   * whatever the write needs (it may throw), and answers the basis as it is now.
+   * In the transaction (`tx`, the context bound to it, as `inTransaction` gives its step), before anything is
+   * written: locks the rows the write depends on, checks again whatever the write needs (it may throw), and
+   * answers the basis as it is now.
    */
-  lock(trx: Db): Promise<Locked>;
+  lock(tx: ServiceContext): Promise<Locked>;
   sameBasis(a: Basis, b: Basis): boolean;
   /** In the same transaction, once the plan's basis is known to be the current one. */
-  write(trx: Db, plan: Plan, locked: Locked): Promise<Result>;
+  write(tx: ServiceContext, plan: Plan, locked: Locked): Promise<Result>;
   /** The basis in words, for the 409 when it moved under every plan: `the content of change request #3`. */
   basisName: string;
   /** Defaults to `MAX_PLAN_ATTEMPTS`. */
@@ -40,9 +42,13 @@ class BasisMoved<Basis> extends Error {
   }
 }
 
-/** Plans outside the transaction, then writes inside it if the plan's basis has not moved (see above). */
+/**
+ * Plans outside the transaction, then writes inside it if the plan's basis has not moved (see above). The lock
+ * and write steps get the context bound to the transaction, like any `inTransaction` step, rather than a bare
+ * `Db`: every caller's lock re-checks access through services that take a context.
+ */
 export async function planThenWrite<Basis, Plan, Locked extends { basis: Basis }, Result>(
-  db: Db,
+  context: ServiceContext,
   steps: PlanThenWrite<Basis, Plan, Locked, Result>,
 ): Promise<Result> {
   const maxAttempts = steps.maxAttempts ?? MAX_PLAN_ATTEMPTS;
@@ -51,10 +57,10 @@ export async function planThenWrite<Basis, Plan, Locked extends { basis: Basis }
     const plan = await steps.plan(basis);
     const plannedOn = basis;
     try {
-      return await db.transaction().execute(async (trx) => {
-        const locked = await steps.lock(trx);
+      return await inTransaction(context, async (tx) => {
+        const locked = await steps.lock(tx);
         if (!steps.sameBasis(locked.basis, plannedOn)) throw new BasisMoved(locked.basis);
-        return steps.write(trx, plan, locked);
+        return steps.write(tx, plan, locked);
       });
     } catch (error) {
       if (!(error instanceof BasisMoved)) throw error;

@@ -5,11 +5,17 @@ import type { SiteVisibilityName } from '../policies/site-policy.js';
 import { membershipFromRow } from '../policies/organization-policy.js';
 import { memberReadsSite, siteOpensToVisitor } from '../policies/visitor-policy.js';
 import { findMembership } from '../stores/organization-store.js';
-import { allSections, allSiteSpaces, findPublishedSitesBySegment, findSiteByHostname, type SiteSectionRow, type SiteSpaceRecord, type SiteWithCount } from '../stores/site-store.js';
+import { siteSections, type SiteSectionRow } from '../stores/site-section-store.js';
+import { allSiteSpaces, type SiteSpaceRecord } from '../stores/site-space-store.js';
+import { findPublishedSitesBySegment, findSiteByHostname, type SiteWithCount } from '../stores/site-store.js';
 import type { Caller } from './caller.js';
+import { absoluteHttpUrl } from './http-url.js';
 import type { ServiceContext } from './context.js';
-import { activeShareLinkOf } from './site-service.js';
-import { siteVisitorAuth, type VisitorAuthRecord } from './site-visitor-auth-service.js';
+import { movedPagePath } from './moved-pages.js';
+import type { ResolvedDestination } from './site-redirect-destination.js';
+import { siteRedirectFrom } from './site-redirect-service.js';
+import { activeShareLinkOf } from './site-share-link-service.js';
+import { siteVisitorAuth, type VisitorAuthRecord } from './site-publishing-auth-service.js';
 import { issueVisitorToken } from './visitor-token-service.js';
 
 const jose = lazyModule<typeof import('jose')>('jose');
@@ -36,8 +42,14 @@ const JWT_CLOCK_TOLERANCE_SECONDS = 30;
 
 export interface PublishedLookupInput {
   url: string;
+  /** Where `url` came from, for the 400 that names it (`query.url` by default). */
+  field?: string;
   shareKey?: string;
   visitorAuthToken?: string;
+  /** Unsigned claims given beside the address's `visitor.<name>` parameters (resolvePublishedContentByUrl); these win. */
+  unsignedClaims?: Record<string, unknown>;
+  /** A JWT that does not verify: redirect to the backend (true) or 401 (false, the public API's default). */
+  redirectOnError?: boolean;
   /** The user whose own bearer token came with the lookup (optional; a member reads restricted sites). */
   reader?: Caller;
 }
@@ -56,24 +68,15 @@ export interface PublishedContentLookup {
   apiTokenExpiresAt: string;
 }
 
-export interface PublishedContentRedirect {
-  kind: 'redirect';
-  redirect: string;
-}
+/** Where to send the visitor instead: the visitor-auth backend, or another address of the same site. */
+export type PublishedContentRedirect =
+  | { kind: 'redirect'; redirect: string }
+  | { kind: 'site-redirect'; site: SiteWithCount; destination: ResolvedDestination }
+  /** A moved page, at its path now under the same section and site space the visitor's address named (or not). */
+  | { kind: 'moved-page'; redirect: string };
 
 function noContent(): NotFoundError {
   return new NotFoundError('No published content is at this address');
-}
-
-function parseAddress(value: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new BadRequestError('query.url must be an absolute http(s) URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BadRequestError('query.url must be an absolute http(s) URL');
-  return url;
 }
 
 /** The path's segments as written (percent-encoded) and decoded; a segment that does not decode is a 400. */
@@ -142,6 +145,11 @@ function unsignedClaims(url: URL): Record<string, unknown> {
   return claims;
 }
 
+/** Claims a request body states, without the names that would reach an object's prototype. */
+function safeClaims(claims: Record<string, unknown> | undefined): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(claims ?? {}).filter(([name]) => !UNSAFE_NAMES.has(name)));
+}
+
 /** The claims of a JWT signed with the site's key (HS256, `exp` required); undefined when it does not verify. */
 async function verifiedClaims(jwt: string | undefined, auth: VisitorAuthRecord | undefined): Promise<Record<string, unknown> | undefined> {
   if (jwt === undefined || auth === undefined) return undefined;
@@ -171,7 +179,7 @@ async function membershipOf(context: ServiceContext, organizationId: string, use
 }
 
 export async function getPublishedContentByUrl(context: ServiceContext, input: PublishedLookupInput, options: { publicUrl: string }): Promise<PublishedContentLookup | PublishedContentRedirect> {
-  const url = parseAddress(input.url);
+  const url = absoluteHttpUrl(input.url, input.field ?? 'query.url');
   const found = await siteAt(context, url, options.publicUrl);
   if (!found) throw noContent();
   const { site, siteBasePath, rest } = found;
@@ -180,7 +188,8 @@ export async function getPublishedContentByUrl(context: ServiceContext, input: P
   const shareKey = input.shareKey ?? url.searchParams.get('shareKey') ?? undefined;
   const shareLink = visibility === 'share-link' && shareKey !== undefined ? await activeShareLinkOf(context, site.id, shareKey) : undefined;
   const auth = await siteVisitorAuth(context, site.id);
-  const signed = await verifiedClaims(input.visitorAuthToken ?? url.searchParams.get('jwt_token') ?? undefined, auth);
+  const jwt = input.visitorAuthToken ?? url.searchParams.get('jwt_token') ?? undefined;
+  const signed = await verifiedClaims(jwt, auth);
   const access = { published: site.published === 1, visibility, activeShareLink: shareLink !== undefined, verifiedVisitor: signed !== undefined };
   // Membership is asked only when the site would not open anyway, so a member's visitor token names them only
   // when membership is what let them in (open sites' tokens stay anonymous, whoever asked).
@@ -191,15 +200,23 @@ export async function getPublishedContentByUrl(context: ServiceContext, input: P
   const opens = opensToAnyone || siteOpensToVisitor({ ...access, member });
   if (!opens) {
     if (visibility !== 'visitor-auth') throw noContent();
-    if (!auth) throw new UnauthorizedError('This site needs visitor authentication, and none is configured for it');
+    if (!auth?.backendUrl) throw new UnauthorizedError('This site needs visitor authentication, and no fallbackURL is configured for it');
+    if (jwt !== undefined && input.redirectOnError !== true) throw new UnauthorizedError('The visitor JWT does not verify (expired, another key, or malformed): sign in again, or ask with redirectOnError');
     const redirect = new URL(auth.backendUrl);
     redirect.searchParams.set('location', withoutSecrets(url).href);
     return { kind: 'redirect', redirect: redirect.href };
   }
 
+  // A redirect of the site from this very path comes before what the path would show: admins made it to send
+  // visitors on (one indexed read; the reader answers it with a permanent redirect).
+  if (rest.raw.length > 0) {
+    const redirected = await siteRedirectFrom(context, site.id, `/${rest.raw.join('/')}`);
+    if (redirected) return { kind: 'site-redirect', site, destination: redirected.destination };
+  }
+
   // What this visitor sees: sections and site spaces whose conditions hold for their claims.
-  const claims = { ...signed, unsigned: unsignedClaims(url) };
-  const sections = await allSections(context.db, site.id);
+  const claims = { ...signed, unsigned: { ...unsignedClaims(url), ...safeClaims(input.unsignedClaims) } };
+  const sections = await siteSections.all(context.db, site.id);
   const records = await allSiteSpaces(context.db, site.organization_id, site.id, undefined);
   const visibleSections = sections.filter((section) => holds(section.condition, claims));
   const visibleRecords = records.filter((record) => holds(record.siteSpace.condition, claims)
@@ -234,6 +251,12 @@ export async function getPublishedContentByUrl(context: ServiceContext, input: P
     complete = false;
   }
   if (!record) throw noContent();
+  const pathname = rest.decoded.slice(used).join('/');
+  const basePath = siteBasePath + rest.raw.slice(0, used).map((segment) => `/${segment}`).join('');
+  const movedTo = await movedPagePath(context.db, record.space, pathname);
+  if (movedTo !== undefined) {
+    return { kind: 'moved-page', redirect: new URL(`${basePath}/${movedTo.split('/').map(encodeURIComponent).join('/')}`, url.origin).href };
+  }
 
   const issued = await issueVisitorToken(context, {
     organizationId: site.organization_id,
@@ -241,7 +264,7 @@ export async function getPublishedContentByUrl(context: ServiceContext, input: P
     visibility,
     ...(shareLink ? { shareLinkId: shareLink.id } : {}),
     ...(visibility === 'visitor-auth' && auth && signed !== undefined ? { visitorAuthKeyId: auth.keyId } : {}),
-    ...(member && reader ? { member: { userId: reader.user.id, tokenId: reader.tokenId } } : {}),
+    ...(member && reader ? { member: { userId: reader.user.id, ...(reader.sessionId !== undefined ? { sessionId: reader.sessionId } : { tokenId: reader.tokenId! }) } } : {}),
     siteSpaceIds: visibleRecords.map((row) => row.siteSpace.id),
     sectionIds: visibleSections.map((row) => row.id),
   });
@@ -253,8 +276,8 @@ export async function getPublishedContentByUrl(context: ServiceContext, input: P
     ...(section ? { section } : {}),
     record,
     siteBasePath,
-    basePath: siteBasePath + rest.raw.slice(0, used).map((segment) => `/${segment}`).join(''),
-    pathname: rest.decoded.slice(used).join('/'),
+    basePath,
+    pathname,
     complete,
     canonicalUrl: canonical.href,
     apiToken: issued.token,

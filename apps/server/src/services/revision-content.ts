@@ -5,6 +5,7 @@ import {
   WorkingTree,
   type MaterializedFile,
   type MaterializedPage,
+  type MaterializedReusable,
   type MaterializedTree,
   type ObjectReader,
 } from '../content/index.js';
@@ -27,6 +28,7 @@ export interface RevisionContent {
   /** Document, group and computed pages by path (slugs joined by `/`). */
   byPath: ReadonlyMap<string, MaterializedPage>;
   files: ReadonlyMap<string, MaterializedFile>;
+  reusables: ReadonlyMap<string, MaterializedReusable>;
 }
 
 export interface IndexedPage {
@@ -94,10 +96,27 @@ async function buildContent(db: Db, root: string): Promise<RevisionContent> {
   };
   walk(tree.pages, null, []);
   const files = new Map(tree.files.map((file) => [file.id, file]));
-  return { root, tree, pages, byPath, files };
+  const reusables = new Map(tree.reusableContents.map((reusable) => [reusable.id, reusable]));
+  return { root, tree, pages, byPath, files, reusables };
 }
 
 /** The markdown of a page (empty for a page without content). */
 export function readPageMarkdown(db: Db, page: Pick<MaterializedPage, 'contentHash'>): Promise<string> {
   return readMarkdown(contentReader(db), page.contentHash);
+}
+
+/**
+ * The path of every page of the tree below `root` by id, read without entering the cache of trees: what reads
+ * older revisions in passing (moved-pages.ts) would otherwise push out the trees being read at the moment.
+ */
+export async function pagePathsOf(db: Db, root: string): Promise<Map<string, string>> {
+  const paths = new Map<string, string>();
+  const walk = (list: readonly MaterializedPage[]): void => {
+    for (const page of list) {
+      if (page.path !== undefined) paths.set(page.id, page.path);
+      walk(page.pages);
+    }
+  };
+  walk(materialize(await WorkingTree.load(contentReader(db), root)).pages);
+  return paths;
 }

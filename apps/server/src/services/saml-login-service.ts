@@ -2,16 +2,17 @@ import type { CacheProvider, SAML as SamlClass } from '@node-saml/node-saml';
 import { isUniqueViolation } from '../db/dialect.js';
 import type { Db } from '../db/index.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.js';
-import { hashToken, newApiToken, newId, nowIso } from '../ids.js';
+import { newId, nowIso } from '../ids.js';
 import { lazyModule } from '../lazy-module.js';
 import { isSamlProviderActive } from '../policies/saml-policy.js';
 import { markMemberSso } from '../stores/member-store.js';
 import { findMembership, upsertMembership } from '../stores/organization-store.js';
 import { deleteExpiredSamlAssertions, deleteSamlRequest, hasSamlAssertion, findSamlProviderById, findSamlRequestTime, insertSamlAssertion, insertSamlRequest, type SamlProviderRow } from '../stores/saml-store.js';
 import { findTeam, insertTeamMemberIfAbsent } from '../stores/team-store.js';
-import { insertToken } from '../stores/token-store.js';
 import { findUserByEmail, insertUser, normalizeEmail } from '../stores/user-store.js';
 import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
+import { openBrowserSession } from './browser-session-service.js';
 import { samlSpSigningKey, type SpSigningKey } from './saml-sp-keys.js';
 
 /*
@@ -34,8 +35,6 @@ export interface SamlServiceUrls {
   entityID: string;
 }
 
-/** How long a session started by a sign-in lasts. */
-export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 /** Clocks of the identity provider and this server may differ by this much. */
 const CLOCK_SKEW_MS = 60_000;
 /** An assertion is not taken later than this after it was issued, whatever its own validity says. */
@@ -117,8 +116,8 @@ export async function startSamlLogin(context: ServiceContext, providerId: string
 }
 
 export interface SamlLoginResult {
-  /** The session token, to be set as a cookie; it acts in `organizationId` only. */
-  token: string;
+  /** The browser session's secret, to be set as its cookie; the session acts in `organizationId` only. */
+  secret: string;
   expiresAt: string;
   organizationId: string;
   userId: string;
@@ -199,43 +198,42 @@ async function validateResponse(db: Db, provider: SamlProviderRow, service: Saml
 /**
  * Completes a sign-in from the provider's POST to the ACS URL: validates the response, then in one
  * transaction records the assertion id (a replay fails here), finds or creates the user, makes them a
- * member (with the provider's default role and team) or marks the existing member as SSO, and starts a
- * session scoped to the organization. Nothing is written unless all of it succeeds.
+ * member (with the provider's default role and team) or marks the existing member as SSO, and opens a
+ * browser session scoped to the organization. Nothing is written unless all of it succeeds.
  */
-export async function completeSamlLogin(context: ServiceContext, providerId: string, service: SamlServiceUrls, samlResponse: string | undefined): Promise<SamlLoginResult> {
+export async function completeSamlLogin(
+  context: ServiceContext, providerId: string, service: SamlServiceUrls, samlResponse: string | undefined,
+  client: { userAgent?: string | undefined; address?: string | undefined } = {},
+): Promise<SamlLoginResult> {
   if (!samlResponse) throw new BadRequestError('SAMLResponse is required: the identity provider posts it as a form field');
   const provider = await activeProvider(context.db, providerId);
   const assertion = await validateResponse(context.db, provider, service, samlResponse);
   const now = nowIso();
   try {
-    return await context.db.transaction().execute(async (trx) => {
+    return await inTransaction(context, async (tx) => {
       // The provider may have been deleted or changed since the response was checked.
-      const current = await findSamlProviderById(trx, provider.id);
+      const current = await findSamlProviderById(tx.db, provider.id);
       if (!current || !isSamlProviderActive(current) || current.certificate !== provider.certificate) throw providerNotFound();
-      await deleteExpiredSamlAssertions(trx, now);
-      if (await hasSamlAssertion(trx, provider.id, assertion.assertionId)) throw refused('this assertion was already used to sign in');
+      await deleteExpiredSamlAssertions(tx.db, now);
+      if (await hasSamlAssertion(tx.db, provider.id, assertion.assertionId)) throw refused('this assertion was already used to sign in');
       // Two posts of one assertion at the same moment: the primary key lets one of them through.
-      await insertSamlAssertion(trx, provider.id, assertion.assertionId, new Date(assertion.notOnOrAfter).toISOString());
+      await insertSamlAssertion(tx.db, provider.id, assertion.assertionId, new Date(assertion.notOnOrAfter).toISOString());
 
-      let user = await findUserByEmail(trx, assertion.email);
-      user ??= await insertUser(trx, { id: newId(), email: assertion.email, display_name: assertion.displayName ?? assertion.email.split('@')[0]!, photo_url: null, created_at: now });
-      const membership = await findMembership(trx, provider.organization_id, user.id);
+      let user = await findUserByEmail(tx.db, assertion.email);
+      user ??= await insertUser(tx.db, { id: newId(), email: assertion.email, display_name: assertion.displayName ?? assertion.email.split('@')[0]!, photo_url: null, created_at: now });
+      const membership = await findMembership(tx.db, provider.organization_id, user.id);
       if (membership?.disabled) throw new ForbiddenError('This member is suspended from the organization');
       if (membership) {
-        await markMemberSso(trx, provider.organization_id, user.id);
+        await markMemberSso(tx.db, provider.organization_id, user.id);
       } else {
-        await upsertMembership(trx, { organization_id: provider.organization_id, user_id: user.id, role: current.default_role, joined_at: now, last_seen_at: null, sso: 1, disabled: 0 });
-        const team = current.default_team_id ? await findTeam(trx, provider.organization_id, current.default_team_id) : undefined;
-        if (team) await insertTeamMemberIfAbsent(trx, { team_id: team.id, user_id: user.id, role: 'member', added_at: now });
+        await upsertMembership(tx.db, { organization_id: provider.organization_id, user_id: user.id, role: current.default_role, joined_at: now, last_seen_at: null, sso: 1, disabled: 0 });
+        const team = current.default_team_id ? await findTeam(tx.db, provider.organization_id, current.default_team_id) : undefined;
+        if (team) await insertTeamMemberIfAbsent(tx.db, { team_id: team.id, user_id: user.id, role: 'member', added_at: now });
       }
 
-      const token = newApiToken();
-      const expiresAt = new Date(Date.now() + SESSION_TTL_MS).toISOString();
-      await insertToken(trx, {
-        id: newId(), user_id: user.id, token_hash: hashToken(token), label: `SSO session (${current.label})`,
-        created_at: now, last_used_at: null, organization_id: provider.organization_id, expires_at: expiresAt,
-      });
-      return { token, expiresAt, organizationId: provider.organization_id, userId: user.id, email: user.email, joined: !membership };
+      // The same kind of browser session as a password sign-in opens, scoped to this organization.
+      const opened = await openBrowserSession(tx, { userId: user.id, method: 'saml', organizationId: provider.organization_id, userAgent: client.userAgent, address: client.address });
+      return { secret: opened.secret, expiresAt: opened.session.expires_at, organizationId: provider.organization_id, userId: user.id, email: user.email, joined: !membership };
     });
   } catch (error) {
     // The same assertion posted twice at once, or the same new person signing in twice at once: the one

@@ -22,6 +22,7 @@ import {
 import { findTeam, findTeamDetails, type TeamDetailRow } from '../stores/team-store.js';
 import type { Caller } from './caller.js';
 import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
 import { organizationAccess, type OrganizationAccess } from './member-service.js';
 
 /*
@@ -130,18 +131,18 @@ export async function listSAMLProvidersInOrganizationById(
   return { ...page, rows: await Promise.all(page.rows.map((row) => providerView(context.db, access, row))) };
 }
 
-export async function createOrganizationSAMLProvider(context: ServiceContext, caller: Caller, organizationId: string, body: SamlProviderInput & { label: string }): Promise<SamlProviderView> {
-  return context.db.transaction().execute(async (trx) => {
-    const access = await adminAccess(trx, caller, organizationId);
-    const changes = await changesOf(trx, organizationId, body);
+export async function createOrganizationSAMLProvider(context: ServiceContext, caller: Caller, organizationId: string, body: SamlProviderInput & { label: string; ssoURL: string }): Promise<SamlProviderView> {
+  return inTransaction(context, async (tx) => {
+    const access = await adminAccess(tx.db, caller, organizationId);
+    const changes = await changesOf(tx.db, organizationId, body);
     // Without a `defaultRole`, people joining through the provider get the organization's own default role.
-    const defaultRole = body.defaultRole !== undefined ? body.defaultRole : parseRole((await findOrganizationById(trx, organizationId))?.default_role);
+    const defaultRole = body.defaultRole !== undefined ? body.defaultRole : parseRole((await findOrganizationById(tx.db, organizationId))?.default_role);
     const at = nowIso();
     const provider: SamlProviderRow = {
       id: newId(),
       organization_id: organizationId,
       label: changes.label as string,
-      sso_url: (changes.sso_url as string | null | undefined) ?? null,
+      sso_url: changes.sso_url as string,
       entity_id: (changes.entity_id as string | null | undefined) ?? null,
       certificate: (changes.certificate as string | null | undefined) ?? null,
       default_team_id: (changes.default_team_id as string | null | undefined) ?? null,
@@ -152,8 +153,8 @@ export async function createOrganizationSAMLProvider(context: ServiceContext, ca
       sp_certificate: null,
       sp_private_key: null,
     };
-    await insertSamlProvider(trx, provider);
-    return providerView(trx, access, provider);
+    await insertSamlProvider(tx.db, provider);
+    return providerView(tx.db, access, provider);
   });
 }
 
@@ -165,20 +166,20 @@ export async function getOrganizationSAMLProviderById(context: ServiceContext, c
 }
 
 export async function updateOrganizationSAMLProvider(context: ServiceContext, caller: Caller, organizationId: string, providerId: string, body: SamlProviderInput): Promise<SamlProviderView> {
-  return context.db.transaction().execute(async (trx) => {
-    const access = await adminAccess(trx, caller, organizationId);
-    const provider = await findSamlProvider(trx, organizationId, providerId);
+  return inTransaction(context, async (tx) => {
+    const access = await adminAccess(tx.db, caller, organizationId);
+    const provider = await findSamlProvider(tx.db, organizationId, providerId);
     if (!provider) throw providerNotFound();
-    const changes = { ...(await changesOf(trx, organizationId, body)), updated_at: nowIso() };
-    await updateSamlProvider(trx, provider.id, changes);
-    return providerView(trx, access, { ...provider, ...changes } as SamlProviderRow);
+    const changes = { ...(await changesOf(tx.db, organizationId, body)), updated_at: nowIso() };
+    await updateSamlProvider(tx.db, provider.id, changes);
+    return providerView(tx.db, access, { ...provider, ...changes } as SamlProviderRow);
   });
 }
 
 export async function deleteOrganizationSAMLProvider(context: ServiceContext, caller: Caller, organizationId: string, providerId: string): Promise<void> {
-  await context.db.transaction().execute(async (trx) => {
-    await adminAccess(trx, caller, organizationId);
-    await deleteSamlProvider(trx, organizationId, providerId);
+  await inTransaction(context, async (tx) => {
+    await adminAccess(tx.db, caller, organizationId);
+    await deleteSamlProvider(tx.db, organizationId, providerId);
   });
 }
 

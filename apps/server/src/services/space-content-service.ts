@@ -9,7 +9,8 @@ import { isVisitor, type Caller, type Principal } from './caller.js';
 import { changeRequestView, requireChangeRequest, type ChangeRequestView } from './change-request-service.js';
 import type { ServiceContext } from './context.js';
 import { loadRevisionContent, readPageMarkdown, type RevisionContent } from './revision-content.js';
-import { requireSpace, type SpaceAccess } from './space-service.js';
+import { publishRevisionPdf, type PdfPageQuery } from './revision-pdf.js';
+import { requireSpace, type SpaceAccess } from './space-access.js';
 
 /*
  * Reading the content of a space: its main content (the space's current revision) or the content of one of
@@ -67,6 +68,8 @@ export type Evaluation = boolean | 'deterministic-only';
 export interface PageRead {
   view: RevisionView;
   page: MaterializedPage;
+  /** The id of the page's content as a document (`getDocumentById`); absent for pages without content. */
+  documentId?: string;
   /** The content in the asked format; absent when no format was asked or the page holds no content. */
   markdown?: string;
   document?: Doc;
@@ -92,16 +95,17 @@ export async function readPage(
   if (!entry) throw new NotFoundError('No page matches this id');
   const { page } = entry;
   if (!holdsContent(page)) return { view, page };
+  const documentId = documentIdOf(scope.revision.id, page.id);
   let markdown = await readPageMarkdown(context.db, page);
   if (evaluates(options.evaluated)) markdown = evaluateExpressions(markdown, page.variables ?? {});
-  if (options.format !== 'document') return { view, page, markdown };
+  if (options.format !== 'document') return { view, page, documentId, markdown };
   try {
     const document = await markdownToDocumentOffThread(markdown, {
       ...(page.path !== undefined ? { pagePath: page.path } : {}),
       pageIds: pageIdsByPath(view.content.byPath),
       what: "the page's markdown",
     });
-    return { view, page, document };
+    return { view, page, documentId, document };
   } catch (error) {
     // Markdown stored before the content limits existed: readable as markdown only.
     if (error instanceof ContentError) throw new BadRequestError(`${error.message}, so it cannot be read with format=document; read it with format=markdown`);
@@ -110,10 +114,24 @@ export async function readPage(
 }
 
 /**
+ * A page's document is its content in one revision: revisions never change, so the revision and the page
+ * name it for good. Revision ids are base62 (`newId`), so the first dot ends them.
+ */
+export function documentIdOf(revisionId: string, pageId: string): string {
+  return `${revisionId}.${pageId}`;
+}
+
+export function parseDocumentId(documentId: string): { revisionId: string; pageId: string } | undefined {
+  const dot = documentId.indexOf('.');
+  if (dot <= 0 || dot === documentId.length - 1) return undefined;
+  return { revisionId: documentId.slice(0, dot), pageId: documentId.slice(dot + 1) };
+}
+
+/**
  * The query validator cannot coerce `evaluated` (a boolean or a string), so `true` may arrive as the text
  * of the query string.
  */
-function evaluates(evaluated: Evaluation | string | undefined): boolean {
+export function evaluates(evaluated: Evaluation | string | undefined): boolean {
   return evaluated === true || evaluated === 'true' || evaluated === 'deterministic-only';
 }
 
@@ -242,8 +260,24 @@ export async function getFileInChangeRequestById(
   return readFile(context, await changeRequestContentScope(context, caller, spaceId, changeRequestId), fileId);
 }
 
+/** A PDF of the space's main content (or one page of it), by the change-request PDF's path and bound. */
+export async function getSpacePDF(context: ServiceContext, caller: Caller, spaceId: string, query: PdfPageQuery): Promise<{ url: string }> {
+  const { access, revision } = await mainContentScope(context, caller, spaceId);
+  const title = access.space.title.trim();
+  return publishRevisionPdf(context, {
+    spaceId: access.space.id,
+    revisionId: revision.id,
+    query,
+    title: title === '' ? 'Untitled space' : title,
+    subtitle: 'Main content',
+    // Revisions never change, so a revision's PDF is the same bytes each time it is asked for.
+    createdAt: revision.created_at,
+    contentName: 'the space',
+  });
+}
+
 /** Page ids by space path, as `markdownToDocumentOffThread` resolves links by path. */
-function pageIdsByPath(byPath: ReadonlyMap<string, { id: string }>): Map<string, string> {
+export function pageIdsByPath(byPath: ReadonlyMap<string, { id: string }>): Map<string, string> {
   const ids = new Map<string, string>();
   for (const [path, page] of byPath) ids.set(path, page.id);
   return ids;

@@ -3,6 +3,7 @@ import { PreconditionFailedError } from '../errors.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { deleteSpaceRow, findSpaceById } from '../stores/space-store.js';
 import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
 
 /** How long a deleted space can be restored; after this it is removed for good. */
 export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -35,12 +36,12 @@ export async function schedulePurge(db: Db, spaceIds: readonly string[], deleted
  * shared by hash with other revisions and spaces (a duplicate refers to the same objects).
  */
 export async function purgeExpiredSpaces(context: ServiceContext, spaceIds: readonly string[], now: number = Date.now()): Promise<string[]> {
-  return context.db.transaction().execute(async (trx) => {
+  return inTransaction(context, async (tx) => {
     const purged: string[] = [];
     for (const id of spaceIds) {
-      const space = await findSpaceById(trx, id);
+      const space = await findSpaceById(tx.db, id);
       if (!space || space.deleted_at === null || !isPastRetention(space.deleted_at, now)) continue;
-      await deleteSpaceRow(trx, id);
+      await deleteSpaceRow(tx.db, id);
       purged.push(id);
     }
     return purged;

@@ -1,37 +1,37 @@
 import type { components } from '@quire/api-types';
 import { TreeWriter, WorkingTree } from '../content/index.js';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
+import { ConflictError, NotFoundError } from '../errors.js';
 import { pageRequest } from '../pagination.js';
 import { newId, nowIso } from '../ids.js';
-import { canViewOrganization, membershipFromRow, type OrganizationMembership } from '../policies/organization-policy.js';
-import { parseDefaultLevel, type DefaultLevel, type Role, type RoleOrGuest } from '../policies/roles.js';
-import { refusalReason, spacePermissions, spaceStateOf, type SpacePermission, type SpaceState } from '../policies/space-policy.js';
-import { canViewContent, contentRole, grantsApply } from '../policies/visibility-policy.js';
-import { findCollectionAncestry, findCollectionById, findNeighbourSibling, lockOrganizationStructure } from '../stores/collection-store.js';
+import { membershipFromRow } from '../policies/organization-policy.js';
+import type { DefaultLevel, RoleOrGuest } from '../policies/roles.js';
+import { contentRole } from '../policies/visibility-policy.js';
+import { findCollectionById, findNeighbourSibling } from '../stores/collection-store.js';
 import { putObjects, SqlObjectReader } from '../stores/content-object-store.js';
 import type { KeysetPage } from '../stores/keyset.js';
-import { grantedRolesOnCollections, grantedRolesOnSpace } from '../stores/grant-store.js';
 import { findRevisionOfSpace, insertRevision } from '../stores/revision-store.js';
-import { siteSpaceOfSpace } from '../stores/site-store.js';
-import { VISITOR_ROLE, visitorSeesSiteSpace } from '../policies/visitor-policy.js';
-import {
-  findSpaceById,
-  findSpaceForMember,
-  insertSpace,
-  listSpacesInOrganization,
-  SPACE_ORDER_KEY_LENGTH,
-  updateSpace,
-  type SpaceRow,
-} from '../stores/space-store.js';
-import { isVisitor, type Caller, type Principal, type VisitorCaller } from './caller.js';
+import { insertSpace, listSpacesInOrganization, SPACE_ORDER_KEY_LENGTH, updateSpace, type SpaceRow } from '../stores/space-store.js';
+import type { Caller, Principal } from './caller.js';
+import { checkMergeRuleUsers } from './change-request-rules.js';
 import { assertCanCreateIn, placeMovedContent, placeNewContent, requireCollectionIn, type SpaceWithRole } from './collection-service.js';
 import { placeAmongSiblings } from './content-placement.js';
 import type { ServiceContext } from './context.js';
 import { getOrganizationById } from './organization-service.js';
 import { positionBetween } from './position-keys.js';
-import { assertSpacesMayLeave, isPastRetention, schedulePurge } from './space-lifecycle.js';
 import { enqueueSearchReindex } from './search-reindex.js';
-import { checkMergeRuleUsers } from './change-request-rules.js';
+import {
+  assertSpacePermission,
+  currentRole,
+  loadSpaceAccess,
+  requireSpace,
+  roleOnSpace,
+  spaceNotFound,
+  type RequireSpaceOptions,
+  type SpaceAccess,
+} from './space-access.js';
+import { assertSpacesMayLeave, schedulePurge } from './space-lifecycle.js';
+import { withLockedStructure } from './structure-lock.js';
+import { inTransaction } from './transaction.js';
 
 export type { SpaceWithRole } from './collection-service.js';
 
@@ -39,124 +39,20 @@ type MergeRules = components['schemas']['MergeRules'];
 type SpaceLanguage = components['schemas']['SpaceLanguage'];
 type SpaceEditMode = components['schemas']['SpaceEditMode'];
 
-/** A space the caller can see, with everything that decides what they may do with it. */
-export interface SpaceAccess extends SpaceWithRole {
-  membership: OrganizationMembership | undefined;
-  /** Default levels of the space's collection and its ancestors, nearest first; empty at the top level. */
-  collectionChain: DefaultLevel[];
-  /** Roles granted to the caller or their teams on the space's collection and its ancestors. */
-  collectionGrants: Role[];
-  state: SpaceState;
-}
-
-export interface RequireSpaceOptions {
-  /** Also answer a space deleted within its retention (for reading it and restoring it). */
-  includeDeleted?: boolean;
-}
-
-function notFound(): NotFoundError {
-  return new NotFoundError('No space matches this id');
-}
-
-/** The caller's role on a space, which hangs from collections with these default levels (nearest first). */
-function roleOnSpace(membership: OrganizationMembership | undefined, space: SpaceRow, collectionChain: readonly DefaultLevel[], grants: readonly Role[]): RoleOrGuest {
-  return contentRole({ membership, defaultLevels: [parseDefaultLevel(space.default_level), ...collectionChain], grants });
-}
-
-/** `absent`: there is no such space (never was, purged, or past its retention); `hidden`: the caller cannot see it. */
-async function loadSpaceAccess(context: ServiceContext, userId: string, spaceId: string): Promise<SpaceAccess | 'absent' | 'hidden'> {
-  const found = await findSpaceForMember(context.db, spaceId, userId);
-  if (!found) return 'absent';
-  const membership = found.membership ? membershipFromRow(found.membership) : undefined;
-  if (!canViewOrganization(membership)) return 'hidden';
-  const { space } = found;
-  if (space.deleted_at !== null && isPastRetention(space.deleted_at)) return 'absent';
-  let collectionChain: DefaultLevel[] = [];
-  let collectionIds: string[] = [];
-  if (space.collection_id !== null) {
-    const ancestry = await findCollectionAncestry(context.db, space.collection_id);
-    // A deleted space may name a collection deleted since; it then hangs from the organization alone.
-    if (ancestry[0]?.organization_id === space.organization_id) {
-      collectionChain = ancestry.map((row) => parseDefaultLevel(row.default_level));
-      collectionIds = ancestry.map((row) => row.id);
-    }
-  }
-  const withGrants = grantsApply(membership);
-  const collectionGrants = withGrants ? await grantedRolesOnCollections(context.db, userId, collectionIds) : [];
-  const spaceGrants = withGrants ? await grantedRolesOnSpace(context.db, userId, space.id) : [];
-  const role = roleOnSpace(membership, space, collectionChain, [...spaceGrants, ...collectionGrants]);
-  if (!canViewContent(role)) return 'hidden';
-  return { space, role, membership, collectionChain, collectionGrants, state: spaceStateOf(space) };
-}
-
-/**
- * Loads a space the caller can see, or answers 404 exactly as for a missing one: another organization's
- * space, one hidden from the caller by its default levels, and (unless `includeDeleted`) a deleted space.
- * For every family whose operations act on a space.
- */
-export async function requireSpace(context: ServiceContext, caller: Principal, spaceId: string, options: RequireSpaceOptions = {}): Promise<SpaceAccess> {
-  if (isVisitor(caller)) return visitorSpaceAccess(context, caller, spaceId);
-  const access = await loadSpaceAccess(context, caller.user.id, spaceId);
-  if (typeof access === 'string') throw notFound();
-  if (access.state.deleted && !options.includeDeleted) throw notFound();
-  return access;
-}
-
-/**
- * A space as a visitor of a published site reads it: only the space of a site space of the visitor's site
- * that they see, live (never a deleted one), with the reading role; anything else is 404 like a missing space.
- */
-async function visitorSpaceAccess(context: ServiceContext, visitor: VisitorCaller, spaceId: string): Promise<SpaceAccess> {
-  const siteSpace = await siteSpaceOfSpace(context.db, visitor.grant.siteId, spaceId);
-  if (!siteSpace || !visitorSeesSiteSpace(visitor.grant, siteSpace)) throw notFound();
-  const space = await findSpaceById(context.db, spaceId);
-  if (!space || space.organization_id !== visitor.grant.organizationId || space.deleted_at !== null) throw notFound();
-  return { space, role: VISITOR_ROLE, membership: undefined, collectionChain: [], collectionGrants: [], state: spaceStateOf(space) };
-}
-
-/** The caller's role on the space as it is now in the transaction (after a move, a restore...); null when hidden. */
-async function currentRole(context: ServiceContext, caller: Caller, spaceId: string): Promise<RoleOrGuest> {
-  const access = await loadSpaceAccess(context, caller.user.id, spaceId);
-  return typeof access === 'string' ? null : access.role;
-}
-
-/**
- * Whether another user (a reviewer being asked, for instance) can see the space (not deleted), by the same
- * rule as `requireSpace`.
- */
-export async function userCanViewSpace(context: ServiceContext, userId: string, spaceId: string): Promise<boolean> {
-  const access = await loadSpaceAccess(context, userId, spaceId);
-  return typeof access !== 'string' && !access.state.deleted;
-}
-
-/** Answers 403 unless the caller has the permission (the same one `permissions` reports) on the space. */
-export function assertSpacePermission(access: SpaceAccess, permission: SpacePermission): void {
-  if (!spacePermissions(access.role, access.state)[permission]) throw new ForbiddenError(refusalReason(permission, access.role, access.state));
-}
-
-/**
- * Runs `work` in a transaction holding the structure lock of the space's organization (and of
- * `extraOrganizations`). On PostgreSQL the space is read again once the lock is held, so that what `work`
- * decides on is what the lock protects.
- */
-async function withLockedSpace<T>(
+/** Runs `work` on the space under its organization's structure lock (`withLockedStructure`). */
+function withLockedSpace<T>(
   context: ServiceContext,
   caller: Caller,
   spaceId: string,
   options: RequireSpaceOptions & { extraOrganizations?: string[] },
   work: (tx: ServiceContext, access: SpaceAccess) => Promise<T>,
 ): Promise<T> {
-  return context.db.transaction().execute(async (trx) => {
-    const tx: ServiceContext = { ...context, db: trx };
-    let access = await requireSpace(tx, caller, spaceId, options);
-    await lockOrganizationStructure(trx, context.dialect, [access.space.organization_id, ...(options.extraOrganizations ?? [])]);
-    if (context.dialect === 'postgres') {
-      const locked = await requireSpace(tx, caller, spaceId, options);
-      if (locked.space.organization_id !== access.space.organization_id) throw new ConflictError('The space moved while this request ran; try again');
-      access = locked;
-    }
-    return work(tx, access);
-  });
+  return withLockedStructure(context, {
+    load: (tx) => requireSpace(tx, caller, spaceId, options),
+    organizationOf: (access) => access.space.organization_id,
+    extraOrganizations: async () => options.extraOrganizations ?? [],
+    noun: 'space',
+  }, work);
 }
 
 export async function getSpaceById(context: ServiceContext, caller: Principal, spaceId: string): Promise<SpaceWithRole> {
@@ -205,8 +101,7 @@ export async function createSpace(
   organizationId: string,
   body: { title?: string; emoji?: string; parent?: string; language?: SpaceLanguage; editMode?: SpaceEditMode },
 ): Promise<SpaceWithRole> {
-  return context.db.transaction().execute(async (trx) => {
-    const tx: ServiceContext = { ...context, db: trx };
+  return inTransaction(context, async (tx) => {
     const { membership, parent, position } = await placeNewContent(tx, caller, organizationId, body.parent);
     const now = nowIso();
     const space: SpaceRow = {
@@ -228,7 +123,7 @@ export async function createSpace(
       updated_at: now,
       ...NO_ACTIVITY_YET,
     };
-    await insertSpace(trx, space);
+    await insertSpace(tx.db, space);
     await insertFirstRevision(tx, space, await writeEmptyTree(tx), caller, now);
     return { space, role: roleOnSpace(membership, space, parent?.chain ?? [], parent?.grants ?? []) };
   });
@@ -240,11 +135,10 @@ export async function updateSpaceById(
   spaceId: string,
   body: { editMode?: SpaceEditMode; title?: string; defaultLevel?: DefaultLevel; language?: SpaceLanguage; mergeRules?: MergeRules; emoji?: string | null },
 ): Promise<SpaceWithRole> {
-  return context.db.transaction().execute(async (trx) => {
-    const tx: ServiceContext = { ...context, db: trx };
+  return inTransaction(context, async (tx) => {
     const access = await requireSpace(tx, caller, spaceId);
     assertSpacePermission(access, 'admin');
-    if (body.mergeRules) await checkMergeRuleUsers(trx, access.space.organization_id, body.mergeRules);
+    if (body.mergeRules) await checkMergeRuleUsers(tx.db, access.space.organization_id, body.mergeRules);
     const patch = {
       ...(body.editMode !== undefined ? { edit_mode: body.editMode } : {}),
       ...(body.title !== undefined ? { title: body.title } : {}),
@@ -254,7 +148,7 @@ export async function updateSpaceById(
       ...(body.emoji !== undefined ? { emoji: body.emoji ?? '' } : {}),
       updated_at: nowIso(),
     };
-    await updateSpace(trx, spaceId, patch);
+    await updateSpace(tx.db, spaceId, patch);
     const space = { ...access.space, ...patch };
     // A new default level can change the caller's own role on the space.
     return { space, role: await currentRole(tx, caller, spaceId) };
@@ -266,16 +160,15 @@ export async function updateSpaceById(
  * not exist, or is already deleted, answers as deleted; one the caller cannot see answers 404.
  */
 export async function deleteSpaceById(context: ServiceContext, caller: Caller, spaceId: string): Promise<void> {
-  await context.db.transaction().execute(async (trx) => {
-    const tx: ServiceContext = { ...context, db: trx };
+  await inTransaction(context, async (tx) => {
     const access = await loadSpaceAccess(tx, caller.user.id, spaceId);
     if (access === 'absent') return;
-    if (access === 'hidden') throw notFound();
+    if (access === 'hidden') throw spaceNotFound();
     if (access.state.deleted) return;
     assertSpacePermission(access, 'admin');
     const now = nowIso();
-    await updateSpace(trx, spaceId, { deleted_at: now, updated_at: now });
-    await schedulePurge(trx, [spaceId], now);
+    await updateSpace(tx.db, spaceId, { deleted_at: now, updated_at: now });
+    await schedulePurge(tx.db, [spaceId], now);
   });
 }
 

@@ -32,6 +32,7 @@ import {
 } from '../stores/team-store.js';
 import type { Caller } from './caller.js';
 import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
 import { memberNotFound, organizationAccess, withSpaceCounts, type OrganizationAccess } from './member-service.js';
 
 export interface TeamView {
@@ -75,11 +76,11 @@ async function requireTeamAdmin(db: Db, access: OrganizationAccess, teamId: stri
 
 /** Runs a change to a team in one transaction, with the caller's access checked inside it. */
 async function asTeamAdmin<T>(context: ServiceContext, caller: Caller, organizationId: string, teamId: string, work: (trx: Db, access: OrganizationAccess, team: TeamRow) => Promise<T>): Promise<T> {
-  return context.db.transaction().execute(async (trx) => {
-    await lockOrganizationMembers(trx, context.dialect, organizationId);
-    const access = await organizationAccess(trx, caller, organizationId);
-    const team = await requireTeamAdmin(trx, access, teamId);
-    return work(trx, access, team);
+  return inTransaction(context, async (tx) => {
+    await lockOrganizationMembers(tx.db, context.dialect, organizationId);
+    const access = await organizationAccess(tx.db, caller, organizationId);
+    const team = await requireTeamAdmin(tx.db, access, teamId);
+    return work(tx.db, access, team);
   });
 }
 
@@ -137,19 +138,19 @@ async function resolveMembers(db: Db, organizationId: string, field: string, ref
 
 export async function createOrganizationTeam(context: ServiceContext, caller: Caller, organizationId: string, body: { title: string; members?: string[] }): Promise<TeamView> {
   const title = cleanTitle(body.title);
-  return context.db.transaction().execute(async (trx) => {
-    await lockOrganizationMembers(trx, context.dialect, organizationId);
-    const access = await organizationAccess(trx, caller, organizationId);
+  return inTransaction(context, async (tx) => {
+    await lockOrganizationMembers(tx.db, context.dialect, organizationId);
+    const access = await organizationAccess(tx.db, caller, organizationId);
     if (!canCreateTeam(access.membership)) throw new ForbiddenError('Only organization admins can create teams');
     const references = body.members ?? [];
-    const memberIds = await findMemberIds(trx, organizationId, references);
+    const memberIds = await findMemberIds(tx.db, organizationId, references);
     const missing = references.findIndex((id) => !memberIds.has(id));
     if (missing !== -1) throw new BadRequestError(`body.members[${missing}] "${references[missing]}" is not a member of the organization`);
     const now = nowIso();
     const team: TeamRow = { id: newId(), organization_id: organizationId, title, created_at: now, updated_at: now };
-    await insertTeam(trx, team);
-    for (const userId of new Set(references)) await insertTeamMemberIfAbsent(trx, { team_id: team.id, user_id: userId, role: 'member', added_at: now });
-    return teamView(trx, access, team.id);
+    await insertTeam(tx.db, team);
+    for (const userId of new Set(references)) await insertTeamMemberIfAbsent(tx.db, { team_id: team.id, user_id: userId, role: 'member', added_at: now });
+    return teamView(tx.db, access, team.id);
   });
 }
 
@@ -170,16 +171,16 @@ export async function updateTeamInOrganizationById(context: ServiceContext, call
 
 /** Deletes the team; a team that does not exist is already gone for whoever sees the team directory (isUnseenTeamGone). */
 export async function removeTeamFromOrganizationById(context: ServiceContext, caller: Caller, organizationId: string, teamId: string): Promise<void> {
-  await context.db.transaction().execute(async (trx) => {
-    await lockOrganizationMembers(trx, context.dialect, organizationId);
-    const access = await organizationAccess(trx, caller, organizationId);
-    const loaded = await loadTeam(trx, access, teamId);
+  await inTransaction(context, async (tx) => {
+    await lockOrganizationMembers(tx.db, context.dialect, organizationId);
+    const access = await organizationAccess(tx.db, caller, organizationId);
+    const loaded = await loadTeam(tx.db, access, teamId);
     if (!loaded) {
       if (isUnseenTeamGone(access.membership)) return;
       throw teamNotFound();
     }
     if (!loaded.permissions.admin) throw new ForbiddenError('Only organization admins and owners of the team can delete it');
-    await deleteTeam(trx, loaded.team.id);
+    await deleteTeam(tx.db, loaded.team.id);
   });
 }
 

@@ -11,10 +11,11 @@ import { lockSpaceMainRevision, moveSpaceMainRevision } from '../stores/space-co
 import type { Caller } from './caller.js';
 import { requireChangeRequest } from './change-request-service.js';
 import type { ServiceContext } from './context.js';
+import { inTransaction } from './transaction.js';
 import { latestOpenApiSpecDocument } from './openapi-spec-service.js';
 import { contentReader, loadRevisionContent } from './revision-content.js';
 import { enqueueSearchReindex } from './search-reindex.js';
-import { assertSpacePermission, requireSpace } from './space-service.js';
+import { assertSpacePermission, requireSpace } from './space-access.js';
 import { changeRequestContentScope, mainContentScope, type ContentScope } from './space-content-service.js';
 
 /*
@@ -78,7 +79,8 @@ export function generatedPageId(seed: string, name: string): string {
   return [...digest.subarray(0, 20)].map((byte) => alphabet[byte % 62]).join('');
 }
 
-function clipTitle(title: string): string {
+/** A tag's name as a page title: white space folded, clipped to the longest title a page may have. */
+export function clipTitle(title: string): string {
   const trimmed = title.replace(/\s+/g, ' ').trim() || 'Untitled';
   const characters = [...trimmed];
   return characters.length <= TITLE_MAX ? trimmed : `${characters.slice(0, TITLE_MAX - 1).join('')}…`;
@@ -183,7 +185,7 @@ export async function applyTemplateToSpace(context: ServiceContext, caller: Call
     if (scope.changeRequest) assertRequestEditable(scope.changeRequest.status);
     const content = await templateContent(context, scope, request);
     try {
-      await context.db.transaction().execute((trx) => writeTemplate({ ...context, db: trx }, caller, spaceId, request, content));
+      await inTransaction(context, (tx) => writeTemplate(tx, caller, spaceId, request, content));
       return;
     } catch (error) {
       if (!(error instanceof ContentMoved)) throw error;

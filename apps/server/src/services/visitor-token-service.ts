@@ -1,11 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
-import { visitorGrantHolds, visitorMayCall, type VisitorGrant } from '../policies/visitor-policy.js';
+import { visitorGrantHolds, visitorMayCall, type MemberTokenState, type VisitorGrant } from '../policies/visitor-policy.js';
 import type { SiteVisibilityName } from '../policies/site-policy.js';
 import { membershipFromRow } from '../policies/organization-policy.js';
 import { findMembership } from '../stores/organization-store.js';
-import { findShareLink, findSiteState, findVisitorAuthKeyId } from '../stores/site-store.js';
+import { findShareLink } from '../stores/site-share-link-store.js';
+import { findSiteState } from '../stores/site-store.js';
+import { findVisitorAuthKeyId } from '../stores/site-visitor-auth-store.js';
 import { findTokenState } from '../stores/token-store.js';
+import { findBrowserSessionState } from '../stores/browser-session-store.js';
+import { sessionEndsAt } from './browser-session-service.js';
 import type { VisitorCaller } from './caller.js';
 import type { ServiceContext } from './context.js';
 import { serverSecret } from './server-secret-service.js';
@@ -29,9 +33,10 @@ interface Payload {
   v: SiteVisibilityName;
   l?: string;
   k?: string;
-  /** The member's user id and token id, when membership opened the site. */
+  /** The member's user id and token id or session id, when membership opened the site. */
   mu?: string;
   mt?: string;
+  ms?: string;
   ss: string[];
   sc: string[];
   exp: number;
@@ -51,11 +56,19 @@ export async function issueVisitorToken(context: ServiceContext, grant: Omit<Vis
     o: grant.organizationId, s: grant.siteId, v: grant.visibility,
     ...(grant.shareLinkId !== undefined ? { l: grant.shareLinkId } : {}),
     ...(grant.visitorAuthKeyId !== undefined ? { k: grant.visitorAuthKeyId } : {}),
-    ...(grant.member !== undefined ? { mu: grant.member.userId, mt: grant.member.tokenId } : {}),
+    ...(grant.member !== undefined ? { mu: grant.member.userId, ...(grant.member.tokenId !== undefined ? { mt: grant.member.tokenId } : {}), ...(grant.member.sessionId !== undefined ? { ms: grant.member.sessionId } : {}) } : {}),
     ss: [...grant.siteSpaceIds], sc: [...grant.sectionIds], exp: expiresAt,
   };
   const body = VISITOR_TOKEN_PREFIX + Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
   return { token: `${body}.${await sign(context, body)}`, expiresAt };
+}
+
+/** The token or browser session a member's grant names, as the visitor policy weighs it (its expiry, its scope). */
+async function memberCredentialState(context: ServiceContext, member: NonNullable<VisitorGrant['member']>): Promise<MemberTokenState | undefined> {
+  if (member.tokenId !== undefined) return findTokenState(context.db, member.tokenId);
+  if (member.sessionId === undefined) return undefined;
+  const session = await findBrowserSessionState(context.db, member.sessionId);
+  return session && { user_id: session.user_id, organization_id: session.organization_id, expires_at: sessionEndsAt(context, session) };
 }
 
 const refused = () => new UnauthorizedError('The visitor token is malformed, forged or expired: resolve the address again');
@@ -80,6 +93,7 @@ async function verifiedGrant(context: ServiceContext, token: string): Promise<Vi
     ...(payload.l !== undefined ? { shareLinkId: payload.l } : {}),
     ...(payload.k !== undefined ? { visitorAuthKeyId: payload.k } : {}),
     ...(typeof payload.mu === 'string' && typeof payload.mt === 'string' ? { member: { userId: payload.mu, tokenId: payload.mt } } : {}),
+    ...(typeof payload.mu === 'string' && typeof payload.ms === 'string' ? { member: { userId: payload.mu, sessionId: payload.ms } } : {}),
     siteSpaceIds: payload.ss, sectionIds: payload.sc, expiresAt: payload.exp,
   };
 }
@@ -97,7 +111,7 @@ export async function authenticateVisitor(context: ServiceContext, token: string
   const link = grant.shareLinkId !== undefined ? await findShareLink(context.db, grant.siteId, grant.shareLinkId) : undefined;
   const keyId = grant.visitorAuthKeyId !== undefined ? await findVisitorAuthKeyId(context.db, grant.siteId) : undefined;
   // A member's grant: their token and membership, each by primary key.
-  const memberToken = grant.member !== undefined ? await findTokenState(context.db, grant.member.tokenId) : undefined;
+  const memberToken = grant.member !== undefined ? await memberCredentialState(context, grant.member) : undefined;
   const membership = grant.member !== undefined ? await findMembership(context.db, grant.organizationId, grant.member.userId) : undefined;
   const holds = visitorGrantHolds(grant, {
     site,

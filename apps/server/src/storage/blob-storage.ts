@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { repoRoot } from '../config.js';
 import { hashObject } from '../content/hash.js';
+import { BlobHasher } from './blob-streams.js';
 
 /*
  * File bytes (uploaded files served by `downloadURL`, rendered PDFs), kept apart from the database: they can
@@ -26,15 +27,38 @@ export interface StoredBlob {
   stream: Readable;
 }
 
+/**
+ * Where file bytes live: one machine's disk (below), the database (database-blob-storage.ts) or an
+ * S3-compatible bucket (s3-blob-storage.ts); `file-services.ts` picks one from the configuration.
+ */
 export interface BlobStorage {
   /** Stores the bytes (a no-op when they are already stored) and resolves once they are durable. */
   put(bytes: Uint8Array): Promise<PutResult>;
+  /**
+   * Stores the `size` bytes `source` yields without holding them all in memory, like `put` otherwise.
+   * Rejects with a BlobSizeMismatchError, storing nothing, when the source yields another number of bytes.
+   */
+  putStream(source: AsyncIterable<Uint8Array>, size: number): Promise<PutResult>;
   /** The stored bytes, or undefined when nothing is stored under that hash (or the hash is malformed). */
   get(hash: string): Promise<StoredBlob | undefined>;
   has(hash: string): Promise<boolean>;
 }
 
+/** A store of its own (not a fallback wrapper): what the sweep and the move between stores need. */
+export interface BlobStore extends BlobStorage {
+  /** `disk`, `database` or the `s3://bucket/prefix` URL: how logs and the move command name it. */
+  readonly description: string;
+  /**
+   * Removes what writes a crash interrupted left behind, begun more than `olderThanMs` ago: never visible as
+   * files, this only reclaims their space. Returns how many were removed.
+   */
+  removeStaleUploads(olderThanMs?: number, now?: number): Promise<number>;
+}
+
 const HASH = /^[0-9a-f]{64}$/;
+
+/** How old an unfinished write must be before a sweep takes it for a crash's leftovers rather than a slow upload. */
+export const STALE_UPLOAD_MS = 60 * 60 * 1000;
 
 /** Whether `hash` is the shape of a key of this storage (used before it goes anywhere near a path). */
 export function isBlobHash(hash: string): boolean {
@@ -66,6 +90,7 @@ export async function readBlob(storage: BlobStorage, hash: string, maxBytes = 64
 export function withFallback(storage: BlobStorage, fallback: (hash: string) => Promise<Uint8Array | undefined>): BlobStorage {
   return {
     put: (bytes) => storage.put(bytes),
+    putStream: (source, size) => storage.putStream(source, size),
     async get(hash) {
       const stored = await storage.get(hash);
       if (stored || !isBlobHash(hash)) return stored;
@@ -121,7 +146,8 @@ function isNotFound(error: unknown): boolean {
  * `put` resolves the blob is there after a crash, and before it resolves a reader sees either nothing or
  * the whole file, never a torn one. Putting the same bytes twice is a no-op the second time.
  */
-export class LocalDiskBlobStorage implements BlobStorage {
+export class LocalDiskBlobStorage implements BlobStore {
+  readonly description = 'disk';
   readonly dir: string;
   private readonly fs: BlobFileSystem;
   private readonly tmpDir: string;
@@ -141,24 +167,75 @@ export class LocalDiskBlobStorage implements BlobStorage {
   async put(bytes: Uint8Array): Promise<PutResult> {
     const hash = blobKey(bytes);
     const result = { hash, size: bytes.byteLength };
-    const target = this.pathOf(hash);
-    if (await this.exists(target)) return result;
+    if (await this.exists(this.pathOf(hash))) return result;
+    await this.writeThenPlace(async (handle) => {
+      let written = 0;
+      while (written < bytes.byteLength) {
+        const { bytesWritten } = await handle.write(bytes, written, bytes.byteLength - written);
+        written += bytesWritten;
+      }
+      return hash;
+    });
+    return result;
+  }
 
+  async putStream(source: AsyncIterable<Uint8Array>, size: number): Promise<PutResult> {
+    const hasher = new BlobHasher(size);
+    const hash = await this.writeThenPlace(async (handle) => {
+      for await (const chunk of source) {
+        hasher.update(chunk);
+        let written = 0;
+        while (written < chunk.byteLength) {
+          const { bytesWritten } = await handle.write(chunk, written, chunk.byteLength - written);
+          written += bytesWritten;
+        }
+      }
+      return hasher.digest();
+    });
+    return { hash, size };
+  }
+
+  /** Every stored file, for the move to another store; in no particular order. */
+  async *list(): AsyncGenerator<{ hash: string; path: string }> {
+    for (const first of await this.namesIn(this.dir)) {
+      if (!/^[0-9a-f]{2}$/.test(first)) continue;
+      for (const second of await this.namesIn(join(this.dir, first))) {
+        if (!/^[0-9a-f]{2}$/.test(second)) continue;
+        for (const name of await this.namesIn(join(this.dir, first, second))) {
+          if (isBlobHash(name) && name.startsWith(first + second)) yield { hash: name, path: join(this.dir, first, second, name) };
+        }
+      }
+    }
+  }
+
+  private async namesIn(path: string): Promise<string[]> {
+    try {
+      return (await this.fs.readdir(path)).sort();
+    } catch (error) {
+      if (isNotFound(error) || (error as { code?: unknown }).code === 'ENOTDIR') return [];
+      throw error;
+    }
+  }
+
+  /**
+   * Writes a temp file with `write`, which answers the key of what it wrote, then puts it in place (or drops
+   * it, when the same bytes are already there).
+   */
+  private async writeThenPlace(write: (handle: fsp.FileHandle) => Promise<string>): Promise<string> {
     await this.fs.mkdir(this.tmpDir, { recursive: true });
-    const temp = join(this.tmpDir, `${hash.slice(0, 16)}-${randomBytes(8).toString('hex')}`);
+    const temp = join(this.tmpDir, `${randomBytes(16).toString('hex')}`);
     let renamed = false;
     try {
       const handle = await this.fs.open(temp, 'wx', 0o644);
+      let hash: string;
       try {
-        let written = 0;
-        while (written < bytes.byteLength) {
-          const { bytesWritten } = await handle.write(bytes, written, bytes.byteLength - written);
-          written += bytesWritten;
-        }
+        hash = await write(handle);
         await handle.sync();
       } finally {
         await handle.close();
       }
+      const target = this.pathOf(hash);
+      if (await this.exists(target)) return hash;
       const targetDir = dirname(target);
       const created = await this.fs.mkdir(targetDir, { recursive: true });
       // Concurrent puts of the same bytes each rename a complete copy over the other: same content, no harm.
@@ -170,10 +247,10 @@ export class LocalDiskBlobStorage implements BlobStorage {
         await this.syncDirectory(dirname(targetDir));
         await this.syncDirectory(this.dir);
       }
+      return hash;
     } finally {
       if (!renamed) await this.fs.unlink(temp).catch(() => undefined);
     }
-    return result;
   }
 
   async get(hash: string): Promise<StoredBlob | undefined> {
@@ -204,7 +281,11 @@ export class LocalDiskBlobStorage implements BlobStorage {
    * Deletes temp files older than `olderThanMs`: what a crash between open and rename leaves behind. They
    * are never visible as blobs; this only reclaims their space. Returns how many were removed.
    */
-  async removeStaleTempFiles(olderThanMs = 60 * 60 * 1000, now = Date.now()): Promise<number> {
+  removeStaleUploads(olderThanMs = STALE_UPLOAD_MS, now = Date.now()): Promise<number> {
+    return this.removeStaleTempFiles(olderThanMs, now);
+  }
+
+  async removeStaleTempFiles(olderThanMs = STALE_UPLOAD_MS, now = Date.now()): Promise<number> {
     let names: string[];
     try {
       names = await this.fs.readdir(this.tmpDir);

@@ -2,6 +2,7 @@ import { type Selectable } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { ChangeRequestReviewsTable } from '../db/schema.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
+import { userColumns, userDetailColumns, userFrom } from './user-columns.js';
 import type { UserRow } from './user-store.js';
 
 /** Requested reviewers and reviews of change requests. */
@@ -48,27 +49,11 @@ export async function removeRequestedReviewer(db: Db, changeRequestId: string, u
 }
 
 /** Ids of the requested reviewers, in the order they were asked (the id settles ties). */
-export async function requestedReviewerIds(db: Db, changeRequestId: string): Promise<string[]> {
-  const rows = await db.selectFrom('change_request_reviewers').select('user_id').where('change_request_id', '=', changeRequestId).orderBy('requested_at').orderBy('user_id').execute();
-  return rows.map((row) => row.user_id);
-}
-
 /** Who asked the user to review the change request, while they are a requested reviewer of it. */
 export async function requesterOfReviewer(db: Db, changeRequestId: string, userId: string): Promise<string | undefined> {
   const row = await db.selectFrom('change_request_reviewers').select('requested_by')
     .where('change_request_id', '=', changeRequestId).where('user_id', '=', userId).executeTakeFirst();
   return row?.requested_by ?? undefined;
-}
-
-/** The user whose columns were selected as `<prefix>_id`, `<prefix>_email`, ... */
-function userFrom(prefix: string, row: Record<string, unknown>): UserRow {
-  return {
-    id: row[`${prefix}_id`] as string,
-    email: row[`${prefix}_email`] as string,
-    display_name: row[`${prefix}_display_name`] as string,
-    photo_url: (row[`${prefix}_photo_url`] as string | null) ?? null,
-    created_at: row[`${prefix}_created_at`] as string,
-  };
 }
 
 function requestedQuery(db: Db, changeRequestId: string) {
@@ -77,15 +62,18 @@ function requestedQuery(db: Db, changeRequestId: string) {
     .innerJoin('users as u', 'u.id', 'r.user_id')
     .innerJoin('users as rb', 'rb.id', 'r.requested_by')
     .select([
-      'r.requested_at', 'r.revision_id',
-      'r.user_id', 'u.email as user_email', 'u.display_name as user_display_name', 'u.photo_url as user_photo_url', 'u.created_at as user_created_at',
-      'rb.id as requester_id', 'rb.email as requester_email', 'rb.display_name as requester_display_name',
-      'rb.photo_url as requester_photo_url', 'rb.created_at as requester_created_at',
+      'r.requested_at', 'r.revision_id', 'r.user_id',
+      ...userDetailColumns('u', 'user'),
+      ...userColumns('rb', 'requester'),
     ])
     .where('r.change_request_id', '=', changeRequestId);
 }
 
 type RequestedRow = Awaited<ReturnType<ReturnType<typeof requestedQuery>['execute']>>[number];
+
+function requestedListing(row: RequestedRow): RequestedReviewerListing {
+  return { requestedAt: row.requested_at, revisionId: row.revision_id, user: userFrom('user', row), requestedBy: userFrom('requester', row) };
+}
 
 const REQUESTED_ORDER: KeysetOrder<RequestedRow> = { columns: ['r.requested_at', 'r.user_id'], keyOf: (row) => [row.requested_at, row.user_id] };
 export const REQUESTED_REVIEWER_ORDER_KEY_LENGTH = 2;
@@ -99,11 +87,19 @@ export async function listRequestedReviewers(
   const page = await keysetPage(requestedQuery(db, changeRequestId), REQUESTED_ORDER, after, limit);
   return {
     ...page,
-    rows: page.rows.map((row) => {
-      const all = row as unknown as Record<string, unknown>;
-      return { requestedAt: row.requested_at, revisionId: row.revision_id, user: userFrom('user', all), requestedBy: userFrom('requester', all) };
-    }),
+    rows: page.rows.map(requestedListing),
   };
+}
+
+/** The requests of these users (those that are requested reviewers), in the order of `userIds`. */
+export async function requestedReviewersAmong(db: Db, changeRequestId: string, userIds: readonly string[]): Promise<RequestedReviewerListing[]> {
+  if (userIds.length === 0) return [];
+  const rows = await requestedQuery(db, changeRequestId).where('r.user_id', 'in', [...userIds]).execute();
+  const byUser = new Map(rows.map((row) => [row.user_id, row]));
+  return userIds.flatMap((userId) => {
+    const row = byUser.get(userId);
+    return row ? [requestedListing(row)] : [];
+  });
 }
 
 export async function insertReview(db: Db, row: ChangeRequestReviewRow): Promise<void> {
@@ -116,11 +112,7 @@ function reviewQuery(db: Db, changeRequestId: string) {
     .innerJoin('users as u', 'u.id', 'rv.reviewer_id')
     .leftJoin('users as rb', 'rb.id', 'rv.requested_by')
     .selectAll('rv')
-    .select([
-      'u.email as reviewer_email', 'u.display_name as reviewer_display_name', 'u.photo_url as reviewer_photo_url', 'u.created_at as reviewer_created_at',
-      'rb.id as requester_id', 'rb.email as requester_email', 'rb.display_name as requester_display_name',
-      'rb.photo_url as requester_photo_url', 'rb.created_at as requester_created_at',
-    ])
+    .select([...userDetailColumns('u', 'reviewer'), ...userColumns('rb', 'requester')])
     .where('rv.change_request_id', '=', changeRequestId);
 }
 
@@ -132,16 +124,23 @@ function toListing(row: ReviewRow): ReviewListing {
     requester_id, requester_email, requester_display_name, requester_photo_url, requester_created_at,
     ...review
   } = row;
-  const all = { ...row, reviewer_id: row.reviewer_id } as unknown as Record<string, unknown>;
-  return { review, reviewer: userFrom('reviewer', all), requester: requester_id === null ? undefined : userFrom('requester', all) };
+  return { review, reviewer: userFrom('reviewer', row), requester: requester_id === null ? undefined : userFrom('requester', row) };
 }
 
 const REVIEW_ORDER: KeysetOrder<ReviewRow> = { columns: ['rv.created_at', 'rv.id'], keyOf: (row) => [row.created_at, row.id] };
 export const REVIEW_ORDER_KEY_LENGTH = 2;
 
-/** Every review of the request, oldest first. */
-export async function listReviews(db: Db, changeRequestId: string, after: ReadonlyArray<string | number> | undefined, limit: number): Promise<KeysetPage<ReviewListing>> {
-  const page = await keysetPage(reviewQuery(db, changeRequestId), REVIEW_ORDER, after, limit);
+/** Who asks for which reviews: `outdated` true keeps those given on another revision than `currentRevisionId`, false those on it. */
+export interface ReviewFilter {
+  outdated?: boolean;
+  currentRevisionId: string;
+}
+
+/** The reviews of the request, oldest first. */
+export async function listReviews(db: Db, changeRequestId: string, filter: ReviewFilter, after: ReadonlyArray<string | number> | undefined, limit: number): Promise<KeysetPage<ReviewListing>> {
+  const query = filter.outdated === undefined ? reviewQuery(db, changeRequestId)
+    : reviewQuery(db, changeRequestId).where('rv.revision_id', filter.outdated ? '<>' : '=', filter.currentRevisionId);
+  const page = await keysetPage(query, REVIEW_ORDER, after, limit);
   return { ...page, rows: page.rows.map(toListing) };
 }
 

@@ -3,6 +3,7 @@ import type { Db, DialectName } from '../db/index.js';
 import type { ChangeRequestsTable } from '../db/schema.js';
 import type { ContentViewer } from '../policies/visibility-policy.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
+import { userDetailColumns, userFrom } from './user-columns.js';
 import type { UserRow } from './user-store.js';
 import { withContentAccess } from './visibility.js';
 
@@ -120,10 +121,7 @@ export async function listChangeRequests(
     .innerJoin('users as u', 'u.id', 'cr.created_by')
     .selectAll('cr')
     .select([
-      'u.email as creator_email',
-      'u.display_name as creator_display_name',
-      'u.photo_url as creator_photo_url',
-      'u.created_at as creator_created_at',
+      ...userDetailColumns('u', 'creator'),
       's.revision_id as main_revision_id',
       's.organization_id as space_organization_id',
     ])
@@ -148,7 +146,7 @@ export async function listChangeRequests(
     ...page,
     rows: page.rows.map(({ creator_email, creator_display_name, creator_photo_url, creator_created_at, main_revision_id, space_organization_id, ...changeRequest }) => ({
       changeRequest,
-      creator: { id: changeRequest.created_by, email: creator_email, display_name: creator_display_name, photo_url: creator_photo_url, created_at: creator_created_at },
+      creator: userFrom('creator', { creator_email, creator_display_name, creator_photo_url, creator_created_at }, changeRequest.created_by),
       mainRevisionId: main_revision_id,
       spaceOrganizationId: space_organization_id,
     })),

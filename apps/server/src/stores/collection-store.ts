@@ -3,17 +3,11 @@ import type { Db, DialectName } from '../db/index.js';
 import type { CollectionsTable } from '../db/schema.js';
 import { parseRole, type RoleOrGuest } from '../policies/roles.js';
 import type { ContentViewer } from '../policies/visibility-policy.js';
+import { contentWithMembership, type MembershipState } from './content-membership.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
-import { prepared } from './prepared.js';
 import { withContentAccess } from './visibility.js';
 
 export type CollectionRow = Selectable<CollectionsTable>;
-
-/** The caller's membership in the organization of a collection or space, when they have one. */
-export interface MembershipState {
-  role: string | null;
-  disabled: number;
-}
 
 /** Collections nest; no chain is deeper than this (a guard against a corrupt cycle, which moves prevent). */
 const MAX_DEPTH = 64;
@@ -26,19 +20,12 @@ export async function findCollectionById(db: Db, id: string): Promise<Collection
   return db.selectFrom('collections').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-const collectionForMember = prepared((db: Db, collectionId: string, userId: string) => db
-  .selectFrom('collections as c')
-  .leftJoin('organization_members as m', (join) => join.onRef('m.organization_id', '=', 'c.organization_id').on('m.user_id', '=', userId))
-  .selectAll('c')
-  .select(['m.role as member_role', 'm.disabled as member_disabled', 'm.user_id as member_user_id'])
-  .where('c.id', '=', collectionId));
+const collectionWithMembership = contentWithMembership('collections');
 
 /** A collection with the user's membership in its organization (undefined when they are not a member). */
 export async function findCollectionForMember(db: Db, collectionId: string, userId: string): Promise<{ collection: CollectionRow; membership: MembershipState | undefined } | undefined> {
-  const [row] = await collectionForMember(db, collectionId, userId);
-  if (!row) return undefined;
-  const { member_role, member_disabled, member_user_id, ...collection } = row;
-  return { collection, membership: member_user_id === null ? undefined : { role: member_role, disabled: member_disabled ?? 0 } };
+  const found = await collectionWithMembership(db, collectionId, userId);
+  return found && { collection: found.row, membership: found.membership };
 }
 
 /** The collection and its ancestors, nearest first (empty when it does not exist). */

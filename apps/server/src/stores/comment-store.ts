@@ -5,6 +5,7 @@ import type { CommentReactionsTable, CommentRepliesTable, CommentsTable } from '
 import { chunks } from './collection-store.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
 import { selectMemberDetails, withTeamCount, type MemberRecord } from './member-store.js';
+import { userColumns, userDetailColumns, userFrom } from './user-columns.js';
 import type { UserRow } from './user-store.js';
 
 /** Comments of spaces, their replies and the reactions on both (0050). */
@@ -41,29 +42,14 @@ export interface ReplierRecord {
   lastRepliedAt: string;
 }
 
-/** The user whose columns were selected as `<prefix>_id`, `<prefix>_email`... (the author's id is the row's `author_id`). */
-function userFrom(prefix: string, row: Record<string, unknown>): UserRow {
-  return {
-    id: row[`${prefix}_id`] as string,
-    email: row[`${prefix}_email`] as string,
-    display_name: row[`${prefix}_display_name`] as string,
-    photo_url: (row[`${prefix}_photo_url`] as string | null) ?? null,
-    created_at: row[`${prefix}_created_at`] as string,
-  };
-}
-
 function selectComments(db: Db) {
   return db
     .selectFrom('comments as c')
     .innerJoin('users as au', 'au.id', 'c.author_id')
     .leftJoin('users as ru', 'ru.id', 'c.resolved_by')
     .selectAll('c')
-    .select([
-      'au.email as author_email', 'au.display_name as author_display_name',
-      'au.photo_url as author_photo_url', 'au.created_at as author_created_at',
-      'ru.id as resolver_id', 'ru.email as resolver_email', 'ru.display_name as resolver_display_name',
-      'ru.photo_url as resolver_photo_url', 'ru.created_at as resolver_created_at',
-    ]);
+    // The author's id is the comment's own `author_id`.
+    .select([...userDetailColumns('au', 'author'), ...userColumns('ru', 'resolver')]);
 }
 
 type SelectedComment = Awaited<ReturnType<ReturnType<typeof selectComments>['execute']>>[number];
@@ -74,11 +60,10 @@ function toCommentRecord(row: SelectedComment): CommentRecord {
     resolver_id, resolver_email, resolver_display_name, resolver_photo_url, resolver_created_at,
     ...comment
   } = row;
-  const all = row as unknown as Record<string, unknown>;
   return {
     comment,
-    author: userFrom('author', all),
-    resolver: resolver_id === null ? undefined : userFrom('resolver', all),
+    author: userFrom('author', row),
+    resolver: resolver_id === null ? undefined : userFrom('resolver', row),
   };
 }
 
@@ -117,6 +102,8 @@ export async function deleteComment(db: Db, commentId: string): Promise<void> {
 }
 
 export interface CommentListFilter {
+  /** Only the comments posted on this change request. */
+  changeRequestId?: string;
   status?: 'open' | 'resolved';
   pageId?: string;
   authorIds?: readonly string[];
@@ -134,6 +121,7 @@ export async function listComments(
   limit: number,
 ): Promise<KeysetPage<CommentRecord>> {
   let query = selectComments(db).where('c.space_id', '=', spaceId);
+  if (filter.changeRequestId !== undefined) query = query.where('c.change_request_id', '=', filter.changeRequestId);
   if (filter.status !== undefined) query = query.where('c.status', '=', filter.status);
   if (filter.pageId !== undefined) query = query.where('c.page_id', '=', filter.pageId);
   if (filter.authorIds !== undefined) query = query.where('c.author_id', 'in', [...filter.authorIds]);
@@ -149,14 +137,14 @@ function selectReplies(db: Db) {
     .selectFrom('comment_replies as r')
     .innerJoin('users as au', 'au.id', 'r.author_id')
     .selectAll('r')
-    .select(['au.email as author_email', 'au.display_name as author_display_name', 'au.photo_url as author_photo_url', 'au.created_at as author_created_at']);
+    .select(userDetailColumns('au', 'author'));
 }
 
 type SelectedReply = Awaited<ReturnType<ReturnType<typeof selectReplies>['execute']>>[number];
 
 function toReplyRecord(row: SelectedReply): CommentReplyRecord {
   const { author_email, author_display_name, author_photo_url, author_created_at, ...reply } = row;
-  return { reply, author: userFrom('author', row as unknown as Record<string, unknown>) };
+  return { reply, author: userFrom('author', row) };
 }
 
 export async function insertReply(db: Db, row: CommentReplyRow): Promise<void> {
@@ -196,7 +184,7 @@ export async function findRepliers(db: Db, commentIds: readonly string[]): Promi
     const rows = await db
       .selectFrom('comment_replies as r')
       .innerJoin('users as u', 'u.id', 'r.author_id')
-      .select(['r.comment_id', 'u.id as user_id', 'u.email as user_email', 'u.display_name as user_display_name', 'u.photo_url as user_photo_url', 'u.created_at as user_created_at'])
+      .select(['r.comment_id', ...userColumns('u', 'user')])
       .select((eb) => [eb.fn.countAll().as('count'), eb.fn.max('r.posted_at').as('last_replied_at')])
       .where('r.comment_id', 'in', chunk)
       .groupBy(['r.comment_id', 'u.id', 'u.email', 'u.display_name', 'u.photo_url', 'u.created_at'])
@@ -204,7 +192,7 @@ export async function findRepliers(db: Db, commentIds: readonly string[]): Promi
     for (const row of rows) {
       found.push({
         commentId: row.comment_id,
-        user: userFrom('user', row as unknown as Record<string, unknown>),
+        user: userFrom('user', row),
         count: toCount(row.count),
         lastRepliedAt: String(row.last_replied_at),
       });
@@ -237,11 +225,11 @@ export async function findReactions(db: Db, subjectIds: readonly string[]): Prom
     const rows = await db
       .selectFrom('comment_reactions as x')
       .innerJoin('users as u', 'u.id', 'x.user_id')
-      .select(['x.subject_id', 'x.emoji', 'x.reacted_at', 'u.id as user_id', 'u.email as user_email', 'u.display_name as user_display_name', 'u.photo_url as user_photo_url', 'u.created_at as user_created_at'])
+      .select(['x.subject_id', 'x.emoji', 'x.reacted_at', ...userColumns('u', 'user')])
       .where('x.subject_id', 'in', chunk)
       .execute();
     for (const row of rows) {
-      found.push({ subjectId: row.subject_id, emoji: row.emoji, reactedAt: row.reacted_at, user: userFrom('user', row as unknown as Record<string, unknown>) });
+      found.push({ subjectId: row.subject_id, emoji: row.emoji, reactedAt: row.reacted_at, user: userFrom('user', row) });
     }
   }
   // Sorted here rather than in SQL: emojis are compared by code point, whatever the database's collation.
@@ -253,20 +241,26 @@ export async function findReactions(db: Db, subjectIds: readonly string[]): Prom
 const COMMENTER_ORDER: KeysetOrder<{ user_id: string }> = { columns: ['m.user_id'], keyOf: (row) => [row.user_id] };
 export const COMMENTER_ORDER_KEY_LENGTH = COMMENTER_ORDER.columns.length;
 
-/** Members of the organization who posted a comment or a reply in the space, each once. */
+/** Members of the organization who posted a comment or a reply in the space (on the change request, when given), each once. */
 export async function listCommenters(
   db: Db,
   organizationId: string,
-  spaceId: string,
+  scope: { spaceId: string; changeRequestId?: string | undefined },
   after: ReadonlyArray<string | number> | undefined,
   limit: number,
 ): Promise<KeysetPage<MemberRecord>> {
+  const { spaceId, changeRequestId } = scope;
   const query = selectMemberDetails(db)
     .where('m.organization_id', '=', organizationId)
-    .where((eb) => eb.or([
-      eb('m.user_id', 'in', eb.selectFrom('comments').select('comments.author_id').where('comments.space_id', '=', spaceId)),
-      eb('m.user_id', 'in', eb.selectFrom('comment_replies').select('comment_replies.author_id').where('comment_replies.space_id', '=', spaceId)),
-    ]));
+    .where((eb) => {
+      let comments = eb.selectFrom('comments').select('comments.author_id').where('comments.space_id', '=', spaceId);
+      let replies = eb.selectFrom('comment_replies').select('comment_replies.author_id').where('comment_replies.space_id', '=', spaceId);
+      if (changeRequestId !== undefined) {
+        comments = comments.where('comments.change_request_id', '=', changeRequestId);
+        replies = replies.where('comment_replies.comment_id', 'in', eb.selectFrom('comments as rc').select('rc.id').where('rc.change_request_id', '=', changeRequestId));
+      }
+      return eb.or([eb('m.user_id', 'in', comments), eb('m.user_id', 'in', replies)]);
+    });
   const page = await keysetPage(query, COMMENTER_ORDER, after, limit);
   return { ...page, rows: page.rows.map(withTeamCount) };
 }

@@ -51,6 +51,20 @@ export async function finishJob(db: Db, id: string, workerId: string, update: Pa
   return result.numUpdatedRows > 0n;
 }
 
+/**
+ * Hands a claimed job back to the queue, due now, without counting the attempt: its process is stopping, and
+ * another (or this one, restarted) runs it from the start. Only while this worker still holds it.
+ */
+export async function releaseJob(db: Db, id: string, workerId: string, now: string): Promise<boolean> {
+  const result = await db.updateTable('jobs')
+    .set((eb) => ({ status: 'queued', run_at: now, attempts: eb('attempts', '-', 1), locked_until: null, locked_by: null }))
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 export async function extendLease(db: Db, id: string, workerId: string, leaseUntil: string): Promise<void> {
   await db.updateTable('jobs').set({ locked_until: leaseUntil }).where('id', '=', id).where('locked_by', '=', workerId).execute();
 }
@@ -59,4 +73,27 @@ export async function extendLease(db: Db, id: string, workerId: string, leaseUnt
 export async function hasQueuedJob(db: Db, kind: string, payload: string): Promise<boolean> {
   const row = await db.selectFrom('jobs').select('id').where('kind', '=', kind).where('payload', '=', payload).where('status', '=', 'queued').limit(1).executeTakeFirst();
   return row !== undefined;
+}
+
+/** The most jobs one scrape of `/metrics` reads: the queue's gauges stop counting there. */
+export const JOB_QUEUE_SCAN_LIMIT = 10_000;
+
+/**
+ * Jobs queued or running, by kind and status, with the oldest `run_at` of each, for `/metrics`. Bounded: it
+ * reads at most `JOB_QUEUE_SCAN_LIMIT` rows, the oldest by `run_at`, along the `jobs_due` index (status, run_at),
+ * so a scrape costs the same whether the queue holds a hundred jobs or a million. Past the bound the counts
+ * stop growing, and a kind all of whose jobs are newer than the rows read is not reported.
+ */
+export async function jobQueueStats(db: Db): Promise<Array<{ kind: string; status: 'queued' | 'running'; count: number; oldestRunAt: string }>> {
+  const oldest = db.selectFrom('jobs')
+    .select(['kind', 'status', 'run_at'])
+    .where('status', 'in', ['queued', 'running'])
+    .orderBy('status').orderBy('run_at')
+    .limit(JOB_QUEUE_SCAN_LIMIT)
+    .as('oldest');
+  const rows = await db.selectFrom(oldest)
+    .select((eb) => ['kind', 'status', eb.fn.countAll<number | string>().as('count'), eb.fn.min('run_at').as('oldest_run_at')])
+    .groupBy(['kind', 'status'])
+    .execute();
+  return rows.map((row) => ({ kind: row.kind, status: row.status as 'queued' | 'running', count: Number(row.count), oldestRunAt: row.oldest_run_at }));
 }

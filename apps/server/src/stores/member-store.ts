@@ -3,7 +3,8 @@ import type { Database, Db, DialectName } from '../db/index.js';
 import type { OrganizationMembersTable } from '../db/schema.js';
 import { toCount } from '../db/dialect.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
-import { normalizeEmail } from './user-store.js';
+import { userDetailColumns, userFrom } from './user-columns.js';
+import { normalizeEmail, type UserRow } from './user-store.js';
 
 /**
  * The members of an organization: rows of `organization_members` with their user and the number of teams
@@ -44,6 +45,14 @@ export function selectMemberDetails(db: Db) {
       'u.email', 'u.display_name', 'u.photo_url', 'u.created_at as user_created_at',
     ])
     .select((eb) => memberTeamCount(eb as unknown as MemberScope).as('teams'));
+}
+
+/** Every member and guest of the organization with their user and membership state, by user id. */
+export async function listMembershipsWithUsers(db: Db, organizationId: string): Promise<Array<{ user: UserRow; role: string | null; disabled: number }>> {
+  const rows = await db.selectFrom('organization_members as m').innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['m.user_id', 'm.role', 'm.disabled', ...userDetailColumns('u', 'user')])
+    .where('m.organization_id', '=', organizationId).orderBy('m.user_id').execute();
+  return rows.map((row) => ({ user: userFrom('user', row, row.user_id), role: row.role, disabled: row.disabled }));
 }
 
 /** PostgreSQL answers counts as bigint strings; the API wants numbers. */

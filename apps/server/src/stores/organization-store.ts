@@ -38,6 +38,14 @@ export async function findMembership(db: Db, organizationId: string, userId: str
     .where('organization_id', '=', organizationId).where('user_id', '=', userId).executeTakeFirst();
 }
 
+/** The caller's memberships in the organizations `userId` also belongs to (as a member or a guest, in any state). */
+export async function findSharedMemberships(db: Db, callerId: string, userId: string): Promise<MembershipRow[]> {
+  return db.selectFrom('organization_members as mine').selectAll('mine')
+    .where('mine.user_id', '=', callerId)
+    .where('mine.organization_id', 'in', db.selectFrom('organization_members').select('organization_id').where('user_id', '=', userId))
+    .execute();
+}
+
 /** Adds the member, or changes the role of an existing one (re-enabling a disabled membership). */
 export async function upsertMembership(db: Db, membership: MembershipRow): Promise<void> {
   await db.insertInto('organization_members').values(membership)
@@ -45,12 +53,17 @@ export async function upsertMembership(db: Db, membership: MembershipRow): Promi
     .execute();
 }
 
-const organizationForMember = prepared((db: Db, organizationId: string, userId: string) => db
-  .selectFrom('organizations as o')
-  .innerJoin('organization_members as m', 'm.organization_id', 'o.id')
-  .selectAll('o')
-  .select(['m.user_id', 'm.role', 'm.joined_at', 'm.last_seen_at', 'm.sso as member_sso', 'm.disabled'])
-  .select(ownsTeamColumn)
+/** Organizations joined with memberships in them, as `splitMembershipRow` reads them. */
+function selectOrganizationsWithMembership(db: Db) {
+  return db
+    .selectFrom('organizations as o')
+    .innerJoin('organization_members as m', 'm.organization_id', 'o.id')
+    .selectAll('o')
+    .select(['m.user_id', 'm.role', 'm.joined_at', 'm.last_seen_at', 'm.sso as member_sso', 'm.disabled'])
+    .select(ownsTeamColumn);
+}
+
+const organizationForMember = prepared((db: Db, organizationId: string, userId: string) => selectOrganizationsWithMembership(db)
   .where('o.id', '=', organizationId)
   .where('m.user_id', '=', userId));
 
@@ -85,12 +98,7 @@ export async function listOrganizationsOfUser(
   limit: number,
   onlyOrganizationId?: string,
 ): Promise<KeysetPage<OrganizationWithMembership>> {
-  let query = db
-    .selectFrom('organizations as o')
-    .innerJoin('organization_members as m', 'm.organization_id', 'o.id')
-    .selectAll('o')
-    .select(['m.user_id', 'm.role', 'm.joined_at', 'm.last_seen_at', 'm.sso as member_sso', 'm.disabled'])
-    .select(ownsTeamColumn)
+  let query = selectOrganizationsWithMembership(db)
     .where('m.user_id', '=', userId)
     .where('m.disabled', '=', 0);
   if (onlyOrganizationId !== undefined) query = query.where('o.id', '=', onlyOrganizationId);
@@ -100,4 +108,22 @@ export async function listOrganizationsOfUser(
 
 export async function updateOrganizationRow(db: Db, id: string, patch: Updateable<OrganizationsTable>): Promise<void> {
   await db.updateTable('organizations').set(patch).where('id', '=', id).execute();
+}
+
+/** At most this many organizations are answered for one e-mail domain: a bound on one answer, far above real use. */
+export const MAX_ORGANIZATIONS_FOR_DOMAIN = 1000;
+
+/**
+ * The organizations a user belongs to (enabled memberships) whose `email_domains` holds `domain`, oldest
+ * first. `domain` is lower case and made of letters, digits, dots and hyphens only (the contract's pattern),
+ * so it cannot escape the JSON string it is looked for as, nor be a LIKE wildcard.
+ */
+export async function listOrganizationsOfUserDeclaringDomain(db: Db, userId: string, domain: string, onlyOrganizationId?: string): Promise<OrganizationWithMembership[]> {
+  let query = selectOrganizationsWithMembership(db)
+    .where('m.user_id', '=', userId)
+    .where('m.disabled', '=', 0)
+    .where('o.email_domains', 'like', `%${JSON.stringify(domain)}%`);
+  if (onlyOrganizationId !== undefined) query = query.where('o.id', '=', onlyOrganizationId);
+  const rows = await query.orderBy('o.created_at').orderBy('o.id').limit(MAX_ORGANIZATIONS_FOR_DOMAIN).execute();
+  return rows.map(splitMembershipRow);
 }

@@ -1,6 +1,6 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import { toCount } from '../db/dialect.js';
-import type { Db } from '../db/index.js';
+import type { Database, Db } from '../db/index.js';
 import type { RevisionLinksTable, RevisionLinkSetsTable } from '../db/schema.js';
 import { chunks } from './collection-store.js';
 import { keysetPage, type KeysetPage } from './keyset.js';
@@ -34,13 +34,33 @@ export interface LinkFilter {
   status?: string;
   /** Only the links used in this page. */
   sourcePageId?: string;
+  /** Only the broken links (beside `status`, which then leaves none unless it is `broken`). */
+  brokenOnly?: boolean;
+  /** Only the links that were not broken in this earlier revision (with `brokenOnly`: those a change request breaks). */
+  brokenSince?: string;
+}
+
+/** Whether the item `l.item_key` is broken in the revision, for the filters below. */
+function brokenIn(revisionId: string) {
+  return ({ exists, selectFrom }: ExpressionBuilder<Database & { l: Database['revision_links'] }, 'l'>) => exists(
+    selectFrom('revision_links as b')
+      .select(sql<number>`1`.as('one'))
+      .where('b.revision_id', '=', revisionId)
+      .whereRef('b.item_key', '=', 'l.item_key')
+      .where('b.status', '=', 'broken'),
+  );
 }
 
 /** Items (distinct `item_key`s) of a link list, in key order. */
 export async function listLinkItemKeys(db: Db, filter: LinkFilter, after: ReadonlyArray<string | number> | undefined, limit: number): Promise<KeysetPage<{ item_key: string }>> {
-  let keys = db.selectFrom('revision_links').select('item_key').distinct().where('revision_id', '=', filter.revisionId);
-  if (filter.status !== undefined) keys = keys.where('status', '=', filter.status);
-  if (filter.sourcePageId !== undefined) keys = keys.where('source_kind', '=', 'page').where('source_id', '=', filter.sourcePageId);
+  let keys = db.selectFrom('revision_links as l').select('l.item_key').distinct().where('l.revision_id', '=', filter.revisionId);
+  if (filter.status !== undefined) keys = keys.where('l.status', '=', filter.status);
+  if (filter.sourcePageId !== undefined) keys = keys.where('l.source_kind', '=', 'page').where('l.source_id', '=', filter.sourcePageId);
+  if (filter.brokenOnly) keys = keys.where('l.status', '=', 'broken');
+  if (filter.brokenSince !== undefined) {
+    const base = brokenIn(filter.brokenSince);
+    keys = keys.where((eb) => eb.not(base(eb)));
+  }
   const query = db.selectFrom(keys.as('items')).select('items.item_key');
   return keysetPage(query, { columns: ['items.item_key'], keyOf: (row) => [row.item_key] }, after, limit);
 }
@@ -79,13 +99,7 @@ export async function countNewlyBrokenItems(db: Db, revisionId: string, baseRevi
     .select(sql<number>`count(distinct l.item_key)`.as('count'))
     .where('l.revision_id', '=', revisionId)
     .where('l.status', '=', 'broken')
-    .where(({ not, exists, selectFrom }) => not(exists(
-      selectFrom('revision_links as b')
-        .select(sql<number>`1`.as('one'))
-        .where('b.revision_id', '=', baseRevisionId)
-        .whereRef('b.item_key', '=', 'l.item_key')
-        .where('b.status', '=', 'broken'),
-    )));
+    .where((eb) => eb.not(brokenIn(baseRevisionId)(eb)));
   if (pageId !== undefined) query = query.where('l.source_kind', '=', 'page').where('l.source_id', '=', pageId);
   const row = await query.executeTakeFirst();
   return toCount(row?.count);

@@ -91,3 +91,20 @@ export async function findSamlRequestTime(db: Db, providerId: string, requestId:
 export async function deleteSamlRequest(db: Db, requestId: string): Promise<void> {
   await db.deleteFrom('saml_requests').where('request_id', '=', requestId).execute();
 }
+
+/**
+ * The providers people with an address at `domain` can sign in through: the active providers of the
+ * organizations that declare the domain (`email_domains`), oldest first. `domain` is lower case and made of
+ * letters, digits, dots and hyphens only (checked by the caller), so it cannot escape the JSON string it is
+ * looked for as, nor be a LIKE wildcard.
+ */
+export async function listActiveSamlProvidersForEmailDomain(db: Db, domain: string, limit: number): Promise<SamlProviderRow[]> {
+  return db.selectFrom('saml_providers as p')
+    .innerJoin('organizations as o', 'o.id', 'p.organization_id')
+    .selectAll('p')
+    .where('o.email_domains', 'like', `%${JSON.stringify(domain)}%`)
+    .where('p.sso_url', 'is not', null).where('p.entity_id', 'is not', null).where('p.certificate', 'is not', null)
+    .orderBy('p.created_at').orderBy('p.id')
+    .limit(limit)
+    .execute();
+}

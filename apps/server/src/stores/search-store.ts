@@ -1,6 +1,8 @@
 import { PostgresAdapter, sql, type Insertable, type RawBuilder } from 'kysely';
 import type { Db, DialectName } from '../db/index.js';
 import type { SearchSectionsTable, SearchSpacesTable } from '../db/schema.js';
+import type { ContentViewer } from '../policies/visibility-policy.js';
+import { visibleSpacesFrom } from './visibility.js';
 
 /*
  * All SQL of search (tables of migration 0040): the rows of each space's sections and its index state, and
@@ -16,9 +18,9 @@ export interface SearchTermsInput {
 }
 
 export type SearchSectionInsert = Insertable<SearchSectionsTable>;
-export type SearchStateRow = Pick<SearchSpacesTable, 'row_block' | 'next_row' | 'section_count'>;
+export type SearchStateRow = Pick<SearchSpacesTable, 'revision_id' | 'row_block' | 'next_row' | 'page_count' | 'section_count'> & { row_format: number };
 
-/** Rows per DELETE, by page id. */
+/** Page ids per DELETE (and per lookup of stored hashes). */
 const DELETE_BATCH = 500;
 /** Rows per INSERT: 13 parameters each stays far below the bound-parameter limits of both databases. */
 const INSERT_BATCH = 400;
@@ -150,6 +152,68 @@ export async function searchRankedPages(
   return result.rows;
 }
 
+export interface OrganizationCandidateScope {
+  organizationId: string;
+  /** Only the live spaces this viewer sees are searched (stores/visibility.ts, the one rule). */
+  viewer: ContentViewer;
+  candidateLimit: number;
+}
+
+/** One matching space at a rank of the window, with the counts of the whole ranking (see searchRankedPages). */
+export interface SearchSpaceRow {
+  total: number | string;
+  candidate_count: number | string;
+  position: number | string | null;
+  space_id: string | null;
+  space_title: string | null;
+}
+
+/**
+ * The spaces of an organization that the viewer sees whose indexed sections match, ranked by their best
+ * section (ties by space id): one window of `limit` spaces from `offset`. As in a space's search, at most
+ * `candidateLimit` matching sections are ranked. The sections are those of every space of the installation
+ * that match, kept to the viewer's spaces before the cap: on SQLite the FTS index has no per-organization
+ * part, so a word frequent in other organizations' spaces is read through before the cap is reached.
+ */
+export async function searchRankedSpaces(
+  db: Db,
+  terms: SearchTermsInput,
+  scope: OrganizationCandidateScope,
+  window: { offset: number; limit: number },
+): Promise<SearchSpaceRow[]> {
+  const visible = visibleSpacesFrom(db, scope.organizationId, scope.viewer, 'access_role')
+    .where('s.organization_id', '=', scope.organizationId)
+    .where('s.deleted_at', 'is', null)
+    .select('s.id');
+  let candidates: RawBuilder<unknown>;
+  if (dialectOf(db) === 'sqlite') {
+    const { pageTitle, sectionTitle, body } = COLUMN_WEIGHTS;
+    // CROSS JOIN keeps the FTS match as the outer loop; the visible spaces are one lookup per match.
+    candidates = sql`
+      select ss.space_id, bm25(search_fts, ${sql.lit(pageTitle)}, ${sql.lit(sectionTitle)}, ${sql.lit(body)}) as score
+      from search_fts cross join search_sections ss
+      where search_fts match ${ftsMatchExpression(terms)} and ss.id = search_fts.rowid and ss.space_id in (select v.id from (${visible}) v)
+      limit ${scope.candidateLimit}`;
+  } else {
+    candidates = sql`
+      select ss.space_id, (-ts_rank(ss.search_vector, q.query, 1))::float8 as score
+      from search_sections ss cross join (select ${tsQueryExpression(terms)} as query) q
+      where ss.space_id in (select v.id from (${visible}) v) and ss.search_vector @@ q.query
+      limit ${scope.candidateLimit}`;
+  }
+  const result = await sql<SearchSpaceRow>`
+    with candidates as materialized (${candidates}),
+    matched as (select space_id, min(score) as score from candidates group by space_id),
+    ranked as (select space_id, row_number() over (order by score, space_id) as position from matched),
+    totals as (select (select count(*) from matched) as total, (select count(*) from candidates) as candidate_count)
+    select t.total, t.candidate_count, r.position, r.space_id, sp.title as space_title
+    from totals t
+    left join ranked r on r.position > ${window.offset} and r.position <= ${window.offset + window.limit}
+    left join spaces sp on sp.id = r.space_id
+    order by r.position`.execute(db);
+  return result.rows;
+}
+
 /** The block of row ids of an indexed space, or undefined when it was never indexed. */
 export async function findSearchRowBlock(db: Db, spaceId: string): Promise<number | undefined> {
   const row = await db.selectFrom('search_spaces').select('row_block').where('space_id', '=', spaceId).executeTakeFirst();
@@ -160,6 +224,11 @@ export async function findSearchRowBlock(db: Db, spaceId: string): Promise<numbe
 export async function findIndexedRevision(db: Db, spaceId: string): Promise<string | undefined> {
   const row = await db.selectFrom('search_spaces').select('revision_id').where('space_id', '=', spaceId).executeTakeFirst();
   return row?.revision_id;
+}
+
+/** The revision the space's search rows come from and the format they were made in, or undefined when never indexed. */
+export async function findIndexedState(db: Db, spaceId: string): Promise<{ revision_id: string; row_format: number } | undefined> {
+  return db.selectFrom('search_spaces').select(['revision_id', 'row_format']).where('space_id', '=', spaceId).executeTakeFirst();
 }
 
 /** Whether the space row exists (search rows refer to it). */
@@ -181,11 +250,31 @@ export async function findStoredPageHashes(db: Db, spaceId: string): Promise<Map
 }
 
 /**
+ * The hash each of these pages of the space was made from, by page id (pages without rows are left out):
+ * what a reindex by tree comparison reads instead of every page's.
+ */
+export async function findStoredPageHashesOf(db: Db, spaceId: string, pageIds: readonly string[]): Promise<Map<string, string>> {
+  const hashes = new Map<string, string>();
+  for (let start = 0; start < pageIds.length; start += DELETE_BATCH) {
+    const rows = await db.selectFrom('search_sections')
+      .select(['page_id', 'page_hash'])
+      .where('space_id', '=', spaceId)
+      .where('page_id', 'in', pageIds.slice(start, start + DELETE_BATCH))
+      .where(sql<boolean>`section_position = 0`)
+      .execute();
+    for (const row of rows) hashes.set(row.page_id, row.page_hash);
+  }
+  return hashes;
+}
+
+/**
  * The space's search_spaces row, locked for the rest of the transaction on PostgreSQL, so that two reindexes
  * of one space run one after the other (SQLite transactions are exclusive already).
  */
 export async function findSearchStateForUpdate(trx: Db, spaceId: string): Promise<SearchStateRow | undefined> {
-  const query = trx.selectFrom('search_spaces').select(['row_block', 'next_row', 'section_count']).where('space_id', '=', spaceId);
+  const query = trx.selectFrom('search_spaces')
+    .select(['revision_id', 'row_block', 'next_row', 'page_count', 'section_count', 'row_format'])
+    .where('space_id', '=', spaceId);
   return (dialectOf(trx) === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
 }
 
@@ -200,7 +289,7 @@ export async function insertSearchStateIfMissing(trx: Db, state: Insertable<Sear
 export async function updateSearchState(
   trx: Db,
   spaceId: string,
-  state: Pick<SearchSpacesTable, 'revision_id' | 'row_block' | 'next_row' | 'page_count' | 'section_count' | 'indexed_at'>,
+  state: Pick<SearchSpacesTable, 'revision_id' | 'row_block' | 'next_row' | 'page_count' | 'section_count' | 'indexed_at'> & { row_format: number },
 ): Promise<void> {
   await trx.updateTable('search_spaces').set(state).where('space_id', '=', spaceId).execute();
 }

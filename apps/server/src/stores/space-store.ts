@@ -1,13 +1,14 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
+import { notifyChange } from '../db/change-notices.js';
 import type { Db } from '../db/index.js';
 import { toCount } from '../db/dialect.js';
 import type { SpacesTable } from '../db/schema.js';
 import { parseRole, type RoleOrGuest } from '../policies/roles.js';
 import { organizationReach, type ContentViewer } from '../policies/visibility-policy.js';
-import { chunks, type MembershipState } from './collection-store.js';
+import { chunks } from './collection-store.js';
+import { contentWithMembership, type MembershipState } from './content-membership.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
 import { cachedReach, type Reach } from './reach-cache.js';
-import { prepared } from './prepared.js';
 import { visibleSpacesFrom, withContentAccess, type SpacesQuery } from './visibility.js';
 
 export type SpaceRow = Selectable<SpacesTable>;
@@ -20,23 +21,26 @@ export async function findSpaceById(db: Db, id: string): Promise<SpaceRow | unde
   return db.selectFrom('spaces').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-const spaceForMember = prepared((db: Db, spaceId: string, userId: string) => db
-  .selectFrom('spaces as s')
-  .leftJoin('organization_members as m', (join) => join.onRef('m.organization_id', '=', 's.organization_id').on('m.user_id', '=', userId))
-  .selectAll('s')
-  .select(['m.role as member_role', 'm.disabled as member_disabled', 'm.user_id as member_user_id'])
-  .where('s.id', '=', spaceId));
+const spaceWithMembership = contentWithMembership('spaces');
 
 /** A space (deleted or not) with the user's membership in its organization, in one lookup: every space request starts here. */
 export async function findSpaceForMember(db: Db, spaceId: string, userId: string): Promise<{ space: SpaceRow; membership: MembershipState | undefined } | undefined> {
-  const [row] = await spaceForMember(db, spaceId, userId);
-  if (!row) return undefined;
-  const { member_role, member_disabled, member_user_id, ...space } = row;
-  return { space, membership: member_user_id === null ? undefined : { role: member_role, disabled: member_disabled ?? 0 } };
+  const found = await spaceWithMembership(db, spaceId, userId);
+  return found && { space: found.row, membership: found.membership };
 }
 
 export async function updateSpace(db: Db, id: string, patch: Updateable<SpacesTable>): Promise<void> {
   await db.updateTable('spaces').set(patch).where('id', '=', id).execute();
+  // Deleted, restored or moved away: the sites that show it do so no longer (or again).
+  if (patch.deleted_at !== undefined || patch.organization_id !== undefined) await notifyChange(db, { kind: 'space', spaceId: id });
+}
+
+/** Past this many spaces changed at once, one notice to forget everything costs less than one per space. */
+const MAX_SPACE_NOTICES = 20;
+
+async function notifySpacesChanged(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length > MAX_SPACE_NOTICES) return notifyChange(db, { kind: 'everything' });
+  for (const spaceId of ids) await notifyChange(db, { kind: 'space', spaceId });
 }
 
 /** Makes a revision the main content of the space (after a merge, an import, a template...). */
@@ -81,6 +85,7 @@ export async function markSpacesOfCollectionsDeleted(db: Db, collectionIds: read
     for (const idChunk of chunks(ids)) await db.updateTable('spaces').set({ deleted_at: at, updated_at: at }).where('id', 'in', idChunk).execute();
     marked.push(...ids);
   }
+  await notifySpacesChanged(db, marked);
   return marked;
 }
 
@@ -96,11 +101,13 @@ export async function findSpaceIdsInCollections(db: Db, collectionIds: readonly 
 
 export async function setSpacesOrganization(db: Db, ids: readonly string[], organizationId: string): Promise<void> {
   for (const chunk of chunks(ids)) await db.updateTable('spaces').set({ organization_id: organizationId }).where('id', 'in', chunk).execute();
+  await notifySpacesChanged(db, ids);
 }
 
 /** Removes the space for good, its revisions with it (foreign key cascade). */
 export async function deleteSpaceRow(db: Db, id: string): Promise<void> {
   await db.deleteFrom('spaces').where('id', '=', id).execute();
+  await notifyChange(db, { kind: 'space', spaceId: id });
 }
 
 /** Spaces listed across the organization come in creation order; those of a collection in their order there. */

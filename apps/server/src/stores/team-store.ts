@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/index.js';
 import { toCount } from '../db/dialect.js';
 import type { TeamMemberRole, TeamMembersTable, TeamsTable } from '../db/schema.js';
-import { countTeamSpaces } from './grant-store.js';
+import { countTeamSpaces } from './content-permission-store.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
 import { containsPattern, selectMemberDetails, withTeamCount, type MemberRecord } from './member-store.js';
 
@@ -62,6 +62,22 @@ export async function findTeamDetails(db: Db, organizationId: string, teamId: st
     .where('t.id', '=', teamId)
     .executeTakeFirst();
   return row ? (await withSpaceCounts(db, [toTeamDetail(row)]))[0] : undefined;
+}
+
+/** The teams of the organization among `teamIds`, detailed as `findTeamDetails` does, by id. */
+export async function findTeamDetailsByIds(db: Db, organizationId: string, teamIds: readonly string[], callerId: string): Promise<Map<string, TeamDetailRow>> {
+  if (teamIds.length === 0) return new Map();
+  const rows = await selectTeamDetails(db, callerId).where('t.organization_id', '=', organizationId).where('t.id', 'in', [...teamIds]).execute();
+  return new Map((await withSpaceCounts(db, rows.map(toTeamDetail))).map((row) => [row.id, row]));
+}
+
+/** The members of each of these teams, by team id. */
+export async function findTeamMemberIds(db: Db, teamIds: readonly string[]): Promise<Map<string, string[]>> {
+  const members = new Map<string, string[]>();
+  if (teamIds.length === 0) return members;
+  const rows = await db.selectFrom('team_members').select(['team_id', 'user_id']).where('team_id', 'in', [...teamIds]).execute();
+  for (const row of rows) members.set(row.team_id, [...(members.get(row.team_id) ?? []), row.user_id]);
+  return members;
 }
 
 export interface TeamListFilter {

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { UsersTable } from '../db/schema.js';
 
@@ -20,4 +20,10 @@ export async function insertUser(db: Db, user: UserRow): Promise<UserRow> {
   const row = { ...user, email: normalizeEmail(user.email) };
   await db.insertInto('users').values(row).execute();
   return row;
+}
+
+/** Changes the given columns of one user (the profile fields; the caller has checked who may). */
+export async function updateUser(db: Db, id: string, patch: Updateable<UsersTable>): Promise<void> {
+  if (Object.keys(patch).length === 0) return;
+  await db.updateTable('users').set(patch).where('id', '=', id).execute();
 }

@@ -1,14 +1,15 @@
 import { gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
-import { loadBundledSpec, type OperationInfo } from '../../src/http/openapi/spec.js';
+import { loadBundledContract, type OperationInfo } from '../../src/http/openapi/contract.js';
 import { describeEachDialect } from '../dialects.js';
 import { useTestServer } from '../helpers.js';
+import { bodyShapes } from './body-shapes.js';
 import { buildWorld, providedParameters, type World } from './providers.js';
 import { hasErrorShape, runOrder, sendRaw, snapshotUrl, urlOf as requestUrl, validRequest, type Answer } from './requests.js';
-import { BAD_PATH_VALUES, badQueryValues, badValues, bodyFields, bodySchemaOf, parametersOf, Random, setAt, type Parameter } from './spec-walk.js';
+import { BAD_PATH_VALUES, badQueryValues, badValues, bodyFields, bodySchemaOf, parametersOf, Random, setAt, type Parameter } from './contract-walk.js';
 
 /*
- * The bad-input gate. For every implemented operation of the bundled spec it builds a valid request from the
+ * The bad-input gate. For every implemented operation of the bundled contract it builds a valid request from the
  * schemas and real ids (providers.ts), then sends mutations of every path and query parameter and body field,
  * and of the request as a whole (content type, encoding, size, JSON shape). Properties of every answer: no
  * 5xx; a 4xx carries the error shape with its status as code; none slower than GATE_SLOW_MS; a refused
@@ -35,6 +36,10 @@ interface Mutation {
   noBody?: boolean;
   /** A request no operation may accept: a 2xx to it is a failure too. */
   mustRefuse?: boolean;
+  /** Accepted, it must change nothing (an update with nothing in it): the GET before and after are equal. */
+  changesNothing?: boolean;
+  /** The statuses it may answer; undefined: anything below 500. */
+  statuses?: number[];
 }
 
 interface Figures {
@@ -45,6 +50,9 @@ interface Figures {
   accepted: number;
   validAccepted: number;
   snapshotChecks: number;
+  bodyShapes: number;
+  /** Updates with nothing in them that were accepted, and how many of those a GET could check. */
+  emptyUpdates: { accepted: number; checked: number };
   slowest: { ms: number; label: string };
   failures: string[];
   missingProviders: Set<string>;
@@ -59,7 +67,7 @@ describeEachDialect('bad-input gate', (dialect) => {
 
   it('answers every mutation of every operation without a 5xx, in the error shape, in time, changing nothing when it refuses', async () => {
     const started = Date.now();
-    const spec = loadBundledSpec();
+    const contract = loadBundledContract();
     const quire = server.running.quire;
     const operations = quire.operations.filter((operation) => quire.implemented.has(operation.operationId)).sort(runOrder);
     const world = await buildWorld(server, 'Gate organization');
@@ -67,7 +75,7 @@ describeEachDialect('bad-input gate', (dialect) => {
     const provided = providedParameters();
     const random = new Random(SEED);
     const figures: Figures = {
-      operations: 0, operationsWithRealIds: 0, requests: 0, refused: 0, accepted: 0, validAccepted: 0, snapshotChecks: 0,
+      operations: 0, operationsWithRealIds: 0, requests: 0, refused: 0, accepted: 0, validAccepted: 0, snapshotChecks: 0, bodyShapes: 0, emptyUpdates: { accepted: 0, checked: 0 },
       slowest: { ms: 0, label: '' }, failures: [], missingProviders: new Set(),
     };
     const auth = { authorization: `Bearer ${world.org.token}` };
@@ -80,7 +88,7 @@ describeEachDialect('bad-input gate', (dialect) => {
     // Cursors of every list that has a next page, to send to the other lists.
     const cursors: string[] = [];
     for (const operation of operations.filter((candidate) => candidate.method === 'get')) {
-      const parameters = parametersOf(spec, operation);
+      const parameters = parametersOf(contract, operation);
       if (!parameters.some((parameter) => parameter.name === 'page') || !parameters.some((parameter) => parameter.name === 'limit')) continue;
       const answer = await send('get', urlOf(operation, world.ids, { limit: '1' }));
       const next = answer.status === 200 ? (JSON.parse(answer.text) as { next?: { page?: string } }).next?.page : undefined;
@@ -99,15 +107,18 @@ describeEachDialect('bad-input gate', (dialect) => {
 
     for (const operation of operations) {
       figures.operations += 1;
-      const parameters = parametersOf(spec, operation);
+      const parameters = parametersOf(contract, operation);
       const pathParameters = parameters.filter((parameter) => parameter.in === 'path');
       const missing = pathParameters.filter((parameter) => !provided.has(parameter.name));
       for (const parameter of missing) figures.missingProviders.add(parameter.name);
       if (missing.length === 0) figures.operationsWithRealIds += 1;
-      const { path: validPath, query: validQuery, body: validBody } = validRequest(spec, operation, world);
+      const { path: validPath, query: validQuery, body: validBody } = validRequest(contract, operation, world);
       const queryParameters = parameters.filter((parameter) => parameter.in === 'query');
-      const bodySchema = bodySchemaOf(spec, operation);
-      const mutations = mutationsOf(operation, random, { pathParameters, queryParameters, bodySchema, validBody, cursors, bomb, spec });
+      const bodySchema = bodySchemaOf(contract, operation);
+      const mutations = mutationsOf(operation, random, { pathParameters, queryParameters, bodySchema, validBody, cursors, bomb, contract });
+      const shapes = bodyShapes(contract, operation, bodySchema, validBody);
+      figures.bodyShapes += shapes.length;
+      mutations.push(...shapes);
 
       let urls = snapshotUrls(operation);
       // A GET whose answer changes between two reads with nothing in between (signed URLs, clocks) proves nothing.
@@ -116,7 +127,7 @@ describeEachDialect('bad-input gate', (dialect) => {
       let before = await snapshot(urls);
 
       const attempt = async (mutation: Mutation): Promise<void> => {
-        const label = `${operation.operationId} ${operation.method.toUpperCase()} ${operation.specPath} [${mutation.label}]`;
+        const label = `${operation.operationId} ${operation.method.toUpperCase()} ${operation.contractPath} [${mutation.label}]`;
         let body: string | Buffer | undefined;
         if (mutation.rawBody !== undefined) body = mutation.rawBody;
         else if (!mutation.noBody && (mutation.body !== undefined || (validBody !== undefined && operation.method !== 'get'))) {
@@ -133,6 +144,9 @@ describeEachDialect('bad-input gate', (dialect) => {
         figures.requests += 1;
         if (answer.ms > figures.slowest.ms) figures.slowest = { ms: Math.round(answer.ms), label };
         if (answer.ms > SLOW_MS) figures.failures.push(`${label}: answered in ${Math.round(answer.ms)} ms (bound ${SLOW_MS})`);
+        if (mutation.statuses && !mutation.statuses.includes(answer.status) && answer.status < 500) {
+          figures.failures.push(`${label}: ${answer.status} where ${mutation.statuses.join(' or ')} was due: ${answer.text.slice(0, 200)}`);
+        }
         if (answer.status >= 500) {
           figures.failures.push(`${label}: ${answer.status} ${answer.text.slice(0, 200)}`);
           before = await snapshot(urls);
@@ -151,7 +165,15 @@ describeEachDialect('bad-input gate', (dialect) => {
         } else {
           figures.accepted += 1;
           if (mutation.mustRefuse) figures.failures.push(`${label}: accepted with ${answer.status}`);
-          before = await snapshot(urls);
+          const after = await snapshot(urls);
+          if (mutation.changesNothing) {
+            figures.emptyUpdates.accepted += 1;
+            if (urls.length > 0) figures.emptyUpdates.checked += 1;
+            after.forEach((text, index) => {
+              if (text !== before[index]) figures.failures.push(`${label}: accepted with ${answer.status}, changing nothing, but ${urls[index]} changed${changedFields(before[index]!, text)}`);
+            });
+          }
+          before = after;
         }
       };
       if (operation.method === 'get') {
@@ -168,21 +190,37 @@ describeEachDialect('bad-input gate', (dialect) => {
       if (valid.status >= 500) figures.failures.push(`${operation.operationId} [the valid request]: ${valid.status} ${valid.text.slice(0, 200)}`);
     }
 
+    const failures = figures.failures;
     const health = await fetch(`${server.url}/healthz`);
     const user = await fetch(`${server.url}/v1/user`, { headers: auth });
     console.log([
       `[bad-input gate ${dialect}] seed ${SEED}, rounds ${ROUNDS}: ${figures.operations} operations covered (${figures.operationsWithRealIds} with real ids), ${figures.requests} requests sent`,
       `  ${figures.refused} refused, ${figures.accepted} accepted; valid requests accepted: ${figures.validAccepted}/${figures.operations}; snapshot comparisons: ${figures.snapshotChecks}`,
+      `  whole bodies (empty, unknown fields only, each optional field alone): ${figures.bodyShapes}; updates with nothing in them accepted: ${figures.emptyUpdates.accepted} (${figures.emptyUpdates.checked} checked unchanged by a GET)`,
       `  slowest answer ${figures.slowest.ms} ms (${figures.slowest.label}); ${cursors.length} cursors from other lists; no provider yet: ${[...figures.missingProviders].join(', ') || 'none'}`,
-      `  failures: ${figures.failures.length}; health afterwards: /healthz ${health.status}, /v1/user ${user.status}; ${((Date.now() - started) / 1000).toFixed(1)} s (ids made in ${worldSeconds.toFixed(1)} s)`,
-      ...figures.failures.slice(0, 60).map((failure) => `  FAIL ${failure}`),
+      `  failures: ${failures.length}; health afterwards: /healthz ${health.status}, /v1/user ${user.status}; ${((Date.now() - started) / 1000).toFixed(1)} s (ids made in ${worldSeconds.toFixed(1)} s)`,
+      ...failures.slice(0, 60).map((failure) => `  FAIL ${failure}`),
     ].join('\n'));
-    expect(figures.failures).toEqual([]);
+    expect(failures).toEqual([]);
     expect(health.status).toBe(200);
     expect(user.status).toBe(200);
     expect(figures.operations).toBe(quire.implemented.size);
   }, 600_000);
 });
+
+/** For a failure message: the top-level fields of two JSON answers that differ (`updatedAt`, a revision...). */
+function changedFields(before: string, after: string): string {
+  const parse = (text: string) => {
+    try {
+      return JSON.parse(text.slice(text.indexOf(' ') + 1)) as Record<string, unknown>;
+    } catch {
+      return {};
+    }
+  };
+  const [old, now] = [parse(before), parse(after)];
+  const names = [...new Set([...Object.keys(old), ...Object.keys(now)])].filter((name) => JSON.stringify(old[name]) !== JSON.stringify(now[name]));
+  return names.length ? ` (${names.join(', ')})` : '';
+}
 
 interface MutationInput {
   pathParameters: Parameter[];
@@ -191,12 +229,12 @@ interface MutationInput {
   validBody: unknown;
   cursors: string[];
   bomb: Buffer;
-  spec: ReturnType<typeof loadBundledSpec>;
+  contract: ReturnType<typeof loadBundledContract>;
 }
 
 /** One mutation per parameter and body field per round (its kind drawn at random), plus some of the whole request. */
 function mutationsOf(operation: OperationInfo, random: Random, input: MutationInput): Mutation[] {
-  const { pathParameters, queryParameters, bodySchema, validBody, cursors, bomb, spec } = input;
+  const { pathParameters, queryParameters, bodySchema, validBody, cursors, bomb, contract } = input;
   const mutations: Mutation[] = [];
   const validJson = JSON.stringify(validBody ?? {});
   const whole: Mutation[] = [
@@ -242,7 +280,7 @@ function mutationsOf(operation: OperationInfo, random: Random, input: MutationIn
       mutations.push({ label: `query.${parameter.name}: ${bad.kind}`, query: { [parameter.name]: bad.value } });
     }
     if (bodySchema) {
-      for (const field of bodyFields(spec, bodySchema)) {
+      for (const field of bodyFields(contract, bodySchema)) {
         const candidates: Array<{ kind: string; value: unknown }> = badValues(field.schema).map((bad) => (bad.kind === 'deep nesting' ? { kind: bad.kind, value: DEEP } : bad));
         const bad = random.pick(candidates);
         mutations.push({ label: `body.${field.path.join('.')}: ${bad.kind}`, body: setAt(validBody, field.path, bad.value) });

@@ -1,6 +1,6 @@
-import type { OpenApiDocument, OperationInfo } from '../../src/http/openapi/spec.js';
+import type { OpenApiDocument, OperationInfo } from '../../src/http/openapi/contract.js';
 import { registeredValidBody, type World } from './providers.js';
-import { bodySchemaOf, parametersOf, validValue } from './spec-walk.js';
+import { bodySchemaOf, parametersOf, validValue } from './contract-walk.js';
 
 /** Requests of the gates, built from the contract and a world's real ids, and sent as raw bytes. */
 
@@ -24,18 +24,18 @@ export interface ValidRequest {
 export function runOrder(a: OperationInfo, b: OperationInfo): number {
   const rank = (operation: OperationInfo) => (operation.method === 'get' ? 0 : operation.method === 'delete' ? 2 : 1);
   if (rank(a) !== rank(b)) return rank(a) - rank(b);
-  if (a.method === 'delete') return b.specPath.split('/').length - a.specPath.split('/').length;
+  if (a.method === 'delete') return b.contractPath.split('/').length - a.contractPath.split('/').length;
   return 0;
 }
 
-export function validRequest(spec: OpenApiDocument, operation: OperationInfo, world: World): ValidRequest {
-  const parameters = parametersOf(spec, operation);
+export function validRequest(contract: OpenApiDocument, operation: OperationInfo, world: World): ValidRequest {
+  const parameters = parametersOf(contract, operation);
   const pathParameters = parameters.filter((parameter) => parameter.in === 'path');
-  const bodySchema = bodySchemaOf(spec, operation);
+  const bodySchema = bodySchemaOf(contract, operation);
   return {
     path: Object.fromEntries(pathParameters.map((parameter) => [parameter.name, world.ids[parameter.name] ?? 'noProviderYet000000'])),
-    query: Object.fromEntries(parameters.filter((parameter) => parameter.in === 'query' && parameter.required).map((parameter) => [parameter.name, String(validValue(spec, parameter.schema))])),
-    body: registeredValidBody(operation.operationId, world)?.body ?? (bodySchema ? validValue(spec, bodySchema) : undefined),
+    query: Object.fromEntries(parameters.filter((parameter) => parameter.in === 'query' && parameter.required).map((parameter) => [parameter.name, String(validValue(contract, parameter.schema))])),
+    body: registeredValidBody(operation.operationId, world)?.body ?? (bodySchema ? validValue(contract, bodySchema) : undefined),
     missing: pathParameters.filter((parameter) => !(parameter.name in world.ids)).map((parameter) => parameter.name),
   };
 }
@@ -43,7 +43,7 @@ export function validRequest(spec: OpenApiDocument, operation: OperationInfo, wo
 export function urlOf(root: string, operation: OperationInfo, path: Record<string, string>, query: Record<string, string | string[]> = {}): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) for (const one of Array.isArray(value) ? value : [value]) search.append(name, one);
-  const filled = operation.specPath.replace(/\{([^}]+)\}/g, (_, name: string) => path[name] ?? 'none');
+  const filled = operation.contractPath.replace(/\{([^}]+)\}/g, (_, name: string) => path[name] ?? 'none');
   const text = search.toString();
   // Bad percent-encoding must reach the server as it is.
   return `${root}/v1${filled}${text ? `?${text.replace(/%25ZZ%25/g, '%ZZ%')}` : ''}`;
@@ -83,10 +83,10 @@ export function hasErrorShape(answer: Answer): boolean {
  */
 export function snapshotUrl(root: string, operation: OperationInfo, operations: OperationInfo[], world: World): string | undefined {
   if (operation.method === 'get') return undefined;
-  const segments = operation.specPath.split('/');
+  const segments = operation.contractPath.split('/');
   for (let end = segments.length; end > 1; end -= 1) {
     const prefix = segments.slice(0, end).join('/');
-    const get = operations.find((candidate) => candidate.method === 'get' && candidate.specPath === prefix);
+    const get = operations.find((candidate) => candidate.method === 'get' && candidate.contractPath === prefix);
     if (get && [...prefix.matchAll(/\{([^}]+)\}/g)].every((match) => world.ids[match[1]!])) return urlOf(root, get, world.ids);
   }
   return undefined;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { basePath, listOperations, loadBundledSpec, type OperationInfo } from '../../src/http/openapi/spec.js';
+import { basePath, listOperations, loadBundledContract, routeOptions, type OperationInfo } from '../../src/http/openapi/contract.js';
 import { PathRouter } from '../../src/http/router.js';
 
 /**
@@ -69,7 +69,8 @@ const validators = new Map<string, ValidateFunction | null>();
 const figures = new Map<string, OperationFigures>();
 let allowList: AllowEntry[] | undefined;
 
-const templateKey = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`;
+/** A method and a path template with its parameters unnamed: the address a client sees (`GET /spaces/{}`). */
+export const templateKey = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/\{[^}]+\}/g, '{}')}`;
 
 function load() {
   if (state) return state;
@@ -95,10 +96,10 @@ function load() {
       });
     }
   }
-  const quire = loadBundledSpec();
+  const quire = loadBundledContract();
   const quireRoutes = new PathRouter<OperationInfo>();
   const quireBase = basePath(quire);
-  for (const operation of listOperations(quire)) quireRoutes.add(operation.method.toUpperCase(), quireBase + operation.specPath, operation);
+  for (const operation of listOperations(quire)) quireRoutes.add(operation.method.toUpperCase(), quireBase + operation.contractPath, operation, routeOptions(operation));
   state = { ajv, publicSpec, quireRoutes, quireBase, byTemplate };
   return state;
 }
@@ -171,6 +172,14 @@ function taggedUnions(document: Json): Json {
         ],
       };
     }
+    // Branches that require nothing and allow any further property cannot exclude one another: whatever
+    // matches one matches the others too, so no value can match exactly one and the `oneOf` means "any of
+    // these" (the public description's page_edited `attributes`, the only such union in it).
+    const open = branches.map(resolve).every((branch) => branch.type === 'object' && !(branch.required as unknown[] | undefined)?.length && branch.additionalProperties !== false);
+    if (open) {
+      const { oneOf: _oneOf, discriminator: _discriminator, ...rest } = node;
+      return { ...rest, anyOf: branches };
+    }
     return node;
   };
   const walk = (value: unknown): unknown => {
@@ -241,7 +250,7 @@ export function publicOperationOf(method: string, pathname: string): PublicOpera
   const found = quireRoutes.lookup(method.toUpperCase(), pathname);
   if (found.kind !== 'found') return undefined;
   void quireBase;
-  return byTemplate.get(templateKey(method, found.match.route.specPath));
+  return byTemplate.get(templateKey(method, found.match.route.contractPath));
 }
 
 /**

@@ -28,6 +28,263 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/invites/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation as a new person
+         * @description Makes the account of the address an invitation by e-mail was sent to, with the name and password given
+         *     (at least 12 characters, at most 256, not a common password: the error names the rule), and makes it a
+         *     member with the invitation's role, in one step; the person then signs in. The invitation works once: a
+         *     second acceptance answers 404 like a revoked or expired one. When the address has an account already, 409:
+         *     sign in and use `joinOrganizationWithInvite`. An invite link carries no address, so it is accepted by people
+         *     with an account only (409).
+         *
+         *     Needs no token: the secret is the credential.
+         */
+        post: operations["acceptOrganizationInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/invites/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read what an invitation offers
+         * @description For the page of a join address: the organization, the role and, for an invitation by e-mail, the address
+         *     it is for. Needs no token: the secret is the credential (sent in the body, not the address, so that it
+         *     stays out of access logs). An unknown secret, and an invitation revoked, expired or used up, answer 404.
+         */
+        post: operations["previewOrganizationInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the ways to sign in
+         * @description What a sign-in page offers: the password form, the installation's OpenID Connect provider (configured by
+         *     the operator with `QUIRE_OIDC_*`), and, for the `email` given, the SAML providers of the organizations
+         *     that declare its domain. Needs no bearer token: it is read before anyone is signed in, and tells nothing
+         *     about whether an address has an account.
+         */
+        get: operations["listSignInProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with an email and a password
+         * @description Opens a browser session: answers the session with its CSRF token and sets the `quire_session` cookie
+         *     (HttpOnly, SameSite=Lax, Secure when Quire is served over HTTPS), which the rest of the API then accepts
+         *     as the caller. When the account has a second factor and `code` is absent, answers a
+         *     `sign-in-challenge` and sets no cookie: send the same request again with `code`, a code of the
+         *     authenticator app or one of the recovery codes.
+         *
+         *     A wrong email, password or code answers 401 with the same message, and takes the same time, whether or
+         *     not the email has an account. Failed attempts are limited per account and per client address: past the
+         *     limit, 429 with `Retry-After`. Needs no bearer token.
+         */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Ends the session of the request's cookie and clears the cookie. A request made with a bearer token has
+         *     no session to end and changes nothing.
+         */
+        post: operations["signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the session of the request
+         * @description Answers the browser session of the request's `quire_session` cookie, its user and its CSRF token: a page
+         *     loaded afresh reads its CSRF token here. A request without a valid session (a bearer token included)
+         *     answers 401.
+         */
+        get: operations["getCurrentSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's sessions
+         * @description The caller's browser sessions that have not expired or ended, newest first; `current` marks the request's own.
+         */
+        get: operations["listUserSessions"];
+        put?: never;
+        post?: never;
+        /**
+         * End the caller's other sessions
+         * @description Ends every browser session of the caller but the request's own (all of them for a request made with a bearer token).
+         */
+        delete: operations["deleteUserSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of the caller's sessions
+         * @description Ends the caller's session with this id at once; ending the request's own session signs it out. A session
+         *     that is already ended, or is not the caller's, answers 204 and changes nothing.
+         */
+        delete: operations["deleteUserSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the caller's password
+         * @description Sets a new password after checking the current one. The new password follows the password rules (12 to
+         *     256 characters, not a common password); the error names the rule it breaks. Every other session of the
+         *     caller ends at once; the request's own stays open. A wrong current password answers 403.
+         */
+        put: operations["updateUserPassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start setting up a second factor
+         * @description Makes a new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 seconds) for the caller and answers it, this once.
+         *     It takes effect when `confirmTotpEnrollment` receives a first code. Starting again before confirming
+         *     replaces the secret; a caller whose second factor is on answers 409 (turn it off first).
+         */
+        post: operations["startTotpEnrollment"];
+        /**
+         * Turn the second factor off
+         * @description Turns the caller's second factor off, given a current code or a recovery code; its recovery codes go with it. A wrong code answers 403.
+         */
+        delete: operations["disableTotp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the second factor with a first code
+         * @description Turns the second factor on once the authenticator app's first code matches, and answers its recovery
+         *     codes, shown this once (stored only hashed). A wrong code answers 403; no enrolment started, 404.
+         */
+        post: operations["confirmTotpEnrollment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/collections/{collectionId}": {
         parameters: {
             query?: never;
@@ -139,6 +396,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/email-domains/{emailDomain}/orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's organizations that declare an e-mail domain
+         * @description Answers the organizations that declare this e-mail domain in their `emailDomains` (set by their admins
+         *     with `updateOrganizationById`), among the organizations the caller belongs to, each with the caller's
+         *     `permissions` in it. The public API uses this operation to suggest organizations to people of a domain; a
+         *     self-hosted Quire answers only what the caller may already see, so that the operation never tells whether
+         *     an organization the caller does not belong to exists or which domains it declares: such organizations are
+         *     never named, and a domain no organization of the caller's declares answers an empty list, not 404.
+         *     Domains are compared without regard to case. A session started through an organization's SSO sees that
+         *     organization only.
+         */
+        get: operations["getOrganizationsForEmailDomain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/integrations": {
         parameters: {
             query?: never;
@@ -187,6 +471,10 @@ export interface paths {
          *     The caller must be an admin of the `organization` (given by id, or subdomain for organizations that have
          *     one); 404 when that organization is unknown to the caller, 403 when the caller is not one of its admins,
          *     409 when the name belongs to an integration of another organization (a name belongs to its first owner).
+         *     Publishes of the same name at the same time by its owner each get their own version number, in the order
+         *     they commit (the server tries a publish again when another committed first); a 409 asking to publish
+         *     again is answered only past 32 such tries. Two organizations publishing a new name at once: the first to
+         *     commit owns it, and the other gets the 409 of a name that belongs to another organization.
          *     The script can be up to 5 MB and each image up to 2 MB, so this operation accepts bodies of up to 20 MB.
          *     Answers 200 with the integration.
          */
@@ -245,7 +533,9 @@ export interface paths {
         head?: never;
         /**
          * Update an organization
-         * @description Changes the title or the merge rules of the organization. Merge rules take effect at once: every open
+         * @description Changes the title, the e-mail domains (`emailDomains`, which `getOrganizationsForEmailDomain` and
+         *     `joinOrganization` read; stored in lower case, each once), whether invite links work (`inviteLinks`) or the
+         *     merge rules of the organization. Merge rules take effect at once: every open
          *     change request of a space whose rules are `inherit` is judged by the new ones at its next merge. Users
          *     named by a rule must be members of the organization (400 otherwise). Needs the organization's `admin`
          *     permission (403); an organization the caller does not belong to answers 404.
@@ -446,6 +736,165 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the e-mail invitations still waiting
+         * @description Answers the organization's invitations by e-mail that nobody has accepted yet and no admin has revoked,
+         *     oldest first, expired ones included (their `expiresAt` says so), without their join addresses: those went
+         *     to the people invited, or were answered once to the admin who invited them. `deleteOrganizationInviteById`
+         *     revokes one. Needs the `admin` permission of the organization.
+         */
+        get: operations["listPendingOrganizationInvites"];
+        put?: never;
+        /**
+         * Invite people to an organization by e-mail
+         * @description Makes one invitation per address, with the role given for that address, else `role`, else the
+         *     organization's default role (`read` when it has none); `null` invites a guest. Each invitation works once
+         *     and for 7 days, and replaces any invitation of the same address still waiting. Addresses of people already
+         *     in the organization get none.
+         *
+         *     With a mail server (`QUIRE_SMTP_URL`), each person is sent their join address (`<public URL>/join/<secret>`)
+         *     by mail, from a background job retried until the server takes the message; the answer does not wait for it.
+         *     Without one, each invitation of the answer carries its join address (`url`) for the admin to pass on. Nobody
+         *     joins before accepting: a new person with `acceptOrganizationInvite` (choosing a password), someone with an
+         *     account with `joinOrganizationWithInvite`. With `sso: true` the people join as SSO members.
+         *
+         *     Needs the `admin` permission of the organization.
+         */
+        post: operations["inviteUsersToOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/invites/{inviteSecret}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join an organization with an invitation
+         * @description Makes the caller a member of the organization with the invitation's role: the invitation is named by its
+         *     secret, the last segment of its join address. An invitation by e-mail is for the account of that address
+         *     only (403 for another); an invite link for anyone, while the organization's `inviteLinks` is on and uses
+         *     are left. Each person joins with an invitation once: a second time answers 409, as does joining an
+         *     organization one belongs to already. An unknown secret, and an invitation revoked, expired or used up,
+         *     answer 404, whatever the organization in the path (another organization's invitation included).
+         */
+        post: operations["joinOrganizationWithInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join an organization by e-mail domain
+         * @description Makes the caller a member of the organization, with its default role (`read` when it has none), when the
+         *     domain of the caller's e-mail address is one of the organization's `emailDomains`; 400 otherwise. Quire has
+         *     no sign-up of its own: every account's address was given by the operator, proven by an invitation mailed
+         *     to it, or asserted by the organization's identity provider, so it counts as verified. Answers 204 also when
+         *     the caller is a member already; a suspended member gets 403. An unknown organization answers 404.
+         */
+        post: operations["joinOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/link-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the invite links of an organization
+         * @description Answers the invite links to the organization that have not been deleted (expired and used-up ones
+         *     included), oldest first, without their secrets. Links to one space or collection are not listed (the
+         *     public API lists only these); `getOrganizationInviteLink` reads one by its id. Needs the `admin`
+         *     permission of the organization.
+         */
+        get: operations["listOrganizationInviteLinks"];
+        put?: never;
+        /**
+         * Create an invite link
+         * @description Makes an invite link: anyone with an account who opens its join address may join the organization
+         *     (`joinOrganizationWithInvite`), until `expiresAt` (30 days by default, at most a year) and for at most
+         *     `maxUses` people (no limit by default). The answer holds the join address (`url`), this once.
+         *
+         *     With `role`, the link is to the organization: the people joining get that role, and making it needs the
+         *     `admin` permission of the organization. With `space` or `collection` and `level`, it is to that content:
+         *     the people joining become guests of the organization (members keep their role) with `level` on it, and
+         *     making it needs the `admin` permission of the space or collection (the permission `inviteToSpace` and
+         *     `inviteToCollection` need); content that is not in the organization answers 404 as a missing one.
+         *     Either way the organization's `inviteLinks` setting must be on (403 otherwise).
+         */
+        post: operations["createOrganizationInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/link-invites/{inviteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an invite link
+         * @description Answers the invite link, without its secret. Needs the `admin` permission of the organization or, for a
+         *     link to one space or collection, that of the space or collection.
+         */
+        get: operations["getOrganizationInviteLink"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invite
+         * @description Revokes the invite, a link or an invitation by e-mail (its id is in `inviteUsersToOrganization`'s answer):
+         *     its join address lets nobody join from now on. Answers 205 when an invite was revoked, 204 when there was
+         *     none. Needs the `admin` permission of the organization or, for a link to one space or collection, that of
+         *     the space or collection.
+         */
+        delete: operations["deleteOrganizationInviteById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an invite link
+         * @description Changes the role a link to the organization gives (`role`) or the level a link to a space or collection
+         *     gives (`level`; the other field for the link's kind answers 400), its expiry or its use limit (not below
+         *     the uses already made) and answers it; omitted fields keep their value, and the body must hold at least
+         *     one. People who joined keep what they got. Needs the `admin` permission of the organization or, for a link
+         *     to one space or collection, that of the space or collection.
+         */
+        patch: operations["updateOrganizationInviteById"];
         trace?: never;
     };
     "/orgs/{organizationId}/members": {
@@ -802,9 +1251,10 @@ export interface paths {
         put?: never;
         /**
          * Create a SAML provider
-         * @description Adds a SAML single sign-on provider to the organization. Only `label` is required; the identity
-         *     provider's `ssoURL`, `entityID` and `certificate` can be given now or later with an update, and the
-         *     provider stays `pending` until it is fully configured. `defaultTeam` must be a team of the organization
+         * @description Adds a SAML single sign-on provider to the organization. `label` and the identity provider's `ssoURL`
+         *     are required (every provider answers its `ssoURL` as a URI, as the public API's shape has it, so one
+         *     cannot be made without it); `entityID` and `certificate` can be given now or later with an update, and
+         *     the provider stays `pending` until it is fully configured. `defaultTeam` must be a team of the organization
          *     (400 otherwise); members joining through the provider are put in it and get `defaultRole` (`null`: guest).
          *
          *     Needs the `admin` permission of the organization.
@@ -854,6 +1304,34 @@ export interface paths {
         patch: operations["updateOrganizationSAMLProvider"];
         trace?: never;
     };
+    "/orgs/{organizationId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the content of an organization
+         * @description Searches the titles and text of the pages of the main content of every space of the organization the
+         *     caller can see (deleted spaces excepted) and answers the spaces with matching pages, best match first,
+         *     each with its best matching pages (at most 10) and their matching sections, as `searchSpaceContent`
+         *     answers them for one space. Spaces the caller cannot see are never searched, so their content never shows;
+         *     a guest searches only what is shared with them. An organization the caller does not belong to answers 404.
+         *
+         *     As in `searchSpaceContent`, a search ranks at most 5,000 matching sections (of all the spaces together),
+         *     and `count` counts the spaces among those. One answer holds at most 20 spaces whatever `limit` asks (each
+         *     space's pages are searched on their own); `next` continues with the rest.
+         */
+        get: operations["searchOrganizationContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{organizationId}/sites": {
         parameters: {
             query?: never;
@@ -864,7 +1342,8 @@ export interface paths {
         /**
          * List the docs sites of an organization
          * @description Answers the docs sites of the organization, one page at a time, oldest first. The filters combine:
-         *     `space` keeps the sites that publish this space, `title` the sites whose title contains the text (ignoring
+         *     `space` keeps the sites that publish this space (a space the caller cannot see matches no site, as an
+         *     unknown id does), `title` the sites whose title contains the text (ignoring
          *     case), `published` the published (`true`) or unpublished (`false`) sites, and `type` the sites of one of
          *     the given types (repeat the key for several: `type=basic&type=premium`).
          *
@@ -1074,6 +1553,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{organizationId}/sites/{siteId}/publishing/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the visitor authentication of a docs site
+         * @description Answers the site's visitor authentication: its backend, the key visitors' JWTs are signed with, and the
+         *     address visitors are sent to to sign in. Every site has a key: the first read (or change) makes it, 256
+         *     random bits kept sealed.
+         *
+         *     Needs the `admin` permission of the organization.
+         */
+        get: operations["getSitePublishingAuthById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the visitor authentication of a docs site
+         * @description Sets the address visitors of a `visitor-auth` site are sent to to sign in (`fallbackURL`; null removes
+         *     it, after which visitors without a valid JWT get 401 from the address lookup). The key stays as it is
+         *     (`regenerateSitePublishingAuthById` makes a new one). `backend: integration` answers 400: no integration
+         *     can be installed on a site of a self-hosted Quire.
+         *
+         *     Needs the `admin` permission of the organization.
+         */
+        patch: operations["updateSitePublishingAuthById"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new visitor-authentication key for a docs site
+         * @description Replaces the key visitors' JWTs are signed with by a new one and answers it. JWTs signed with the old key
+         *     are refused from then on, and visitor tokens issued under it are closed at once.
+         *
+         *     Needs the `admin` permission of the organization.
+         */
+        post: operations["regenerateSitePublishingAuthById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/publishing/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a preview address of a docs site
+         * @description Answers the address at which the site's reader shows a site space (`siteSpace`, else the default one)
+         *     as visitors see it. With `claims` (a Rison object, such as `(beta:!t,plan:pro)`), the address carries
+         *     them as the visitor's unsigned claims (`visitor.<name>=<value>`), so that conditions are evaluated for
+         *     them. The reader serves published sites only, so a site that is not published answers 400; members of
+         *     the organization open any published site through the address whatever its visibility. The address does
+         *     not expire: it is the site's own address (the public API's previews are valid for an hour).
+         *
+         *     Any member of the organization may ask for it, for the site spaces whose spaces they see.
+         */
+        get: operations["getSitePublishingPreviewById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search the content of a docs site
+         * @description Searches the spaces the site publishes (with the search of `searchSpaceContent`) and answers, one item per
+         *     space with matches, the space's best pages. Which site spaces are searched:
+         *     - `scope: {mode: default}`: the default site space of each section (of the site, when it has no
+         *       sections), and `currentSiteSpace` too when given;
+         *     - `scope: {mode: specific, siteSpaceIds}`: those site spaces;
+         *     - `scope: {mode: all}`: every site space.
+         *     The public API's earlier forms are accepted too: `siteSpaceIds` (with `mode: specific` or no mode),
+         *     `mode: current` with `siteSpaceId` (as `default` with that site space), and `mode: all`. Give one form;
+         *     none, or a site space the site does not have or the caller cannot see, answers 400. Members see only
+         *     the site spaces whose spaces they may see. `limit` is the number of spaces per page of results.
+         *
+         *     Any member of the organization may search.
+         */
+        post: operations["searchSiteContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{organizationId}/sites/{siteId}/section-groups": {
         parameters: {
             query?: never;
@@ -1138,6 +1731,34 @@ export interface paths {
         patch: operations["updateSiteSectionGroupById"];
         trace?: never;
     };
+    "/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a site section group
+         * @deprecated
+         * @description Deprecated: sortSiteStructure moves any item of the structure.
+         *
+         *     Moves the site section group among the sections and section groups of its level (which share one order) and answers
+         *     it: just before `position.before`, or just after `position.after`, each pointing at a section or another section group of the
+         *     same level. With no position (or no body), it goes last at its level. A pointer the site does not have at
+         *     that level, or both `before` and `after`, answers 400. Concurrent moves are applied one after the other.
+         *
+         *     Needs the `admin` permission of the organization.
+         */
+        post: operations["moveSiteSectionGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections": {
         parameters: {
             query?: never;
@@ -1195,7 +1816,9 @@ export interface paths {
         /**
          * List the sections of a docs site
          * @description Answers the sections of the site, one page at a time, in their order on the site, each with its site
-         *     spaces. Sections that sit in a section group are listed too, with the group's id in `sectionGroup`.
+         *     spaces. Sections that sit in a section group are listed too, with the group's id in `sectionGroup`. With
+         *     `shareKey`, the published URLs in the answer carry that share link's key; a key the site does not have
+         *     (or an inactive one) answers 404 like an unknown site.
          *
          *     Any member of the organization may list them.
          */
@@ -1207,7 +1830,8 @@ export interface paths {
          *     default) site space, and answers it. `title` defaults to the space's title; `siteSectionGroupId` puts the
          *     section in that section group, otherwise it sits at the root of the site. The first section of a site
          *     becomes its default section; when the site had site spaces outside any section, they move into this first
-         *     section. A space or group that the caller cannot find in the organization or site answers 400.
+         *     section. A space or group that the caller cannot find in the organization or site answers 400; a space
+         *     the site publishes already answers 409, as adding it as a site space does.
          *
          *     Needs the `admin` permission of the organization.
          */
@@ -1253,6 +1877,116 @@ export interface paths {
          *     Needs the `admin` permission of the organization.
          */
         patch: operations["updateSiteSectionById"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a site section
+         * @deprecated
+         * @description Deprecated: sortSiteStructure moves any item of the structure.
+         *
+         *     Moves the site section among the sections and section groups of its level (which share one order) and answers
+         *     it: just before `position.before`, or just after `position.after`, each pointing at another section of the
+         *     same level. With no position (or no body), it goes last at its level. A pointer the site does not have at
+         *     that level, or both `before` and `after`, answers 400. Concurrent moves are applied one after the other.
+         *
+         *     Needs the `admin` permission of the organization.
+         */
+        post: operations["moveSiteSection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/redirects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the redirects of a docs site
+         * @description Answers the redirects of the site, one page at a time, ordered by source path. `search` keeps those whose
+         *     source path contains the text (letters compared without case).
+         *
+         *     Needs the `admin` permission of the organization.
+         */
+        get: operations["listSiteRedirects"];
+        put?: never;
+        /**
+         * Create a redirect in a docs site
+         * @description Makes `source`, a path of the site, send its visitors to `destination` (a section, a site space or a page
+         *     of the same site), and answers the redirect. The reader answers a request for the source with a permanent
+         *     redirect (308) to the destination's address while the site is published.
+         *
+         *     400 when the destination names a section, site space or page that is not in the site; 409 when the site
+         *     has a redirect from this source already. Needs the `admin` permission of the organization.
+         */
+        post: operations["createSiteRedirect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a redirect of a docs site
+         * @description Deletes the redirect; its source stops redirecting at once. As in the public API, 205 when the redirect
+         *     was deleted and 204 when it did not exist. Needs the `admin` permission of the organization.
+         */
+        delete: operations["deleteSiteRedirectById"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a redirect of a docs site
+         * @description Changes the source or the destination of the redirect and answers it; omitted fields keep their value, so
+         *     an empty body changes nothing. 400 for a destination outside the site, 409 when another redirect of the
+         *     site has the new source. Needs the `admin` permission of the organization.
+         */
+        patch: operations["updateSiteRedirectById"];
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/redirect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the redirect of a docs site by its source
+         * @description Answers the redirect whose source is `source` and `target`, the address of its destination in the published
+         *     site (with `?shareKey=` when `shareKey` is given, as share-link sites need). 404 when the site has no
+         *     redirect from this source, or when the destination is no longer in the site (a page deleted since). Members
+         *     of the organization read it.
+         */
+        get: operations["getSiteRedirectBySource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/orgs/{organizationId}/sites/{siteId}/share-links": {
@@ -1434,8 +2168,7 @@ export interface paths {
         /**
          * Move a site space
          * @deprecated
-         * @description Deprecated: the public API replaces it with an operation that sorts the whole site structure
-         *     (sortSiteStructure), which Quire does not offer yet.
+         * @description Deprecated: sortSiteStructure moves any item of the structure.
          *
          *     Moves the site space among the site spaces of its level and answers it: just before
          *     `position.before`, or just after `position.after`, each pointing at another site space of the same level.
@@ -1448,6 +2181,58 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/structure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the structure of a docs site
+         * @description Answers the whole structure of the site in its order: its sections and section groups (groups with their
+         *     children, sections with their site spaces) when it has sections, else the site spaces of its root. Members
+         *     see the site spaces whose spaces they see. With `shareKey`, the published URLs in the answer carry that
+         *     share link's key.
+         *
+         *     Any member of the organization may read it.
+         */
+        get: operations["getSiteStructure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/structure/sort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move an item of a docs site's structure
+         * @description Moves a site space, section or section group and answers it: just before `position.before`, or just after
+         *     `position.after`; with neither, last at its level. Sections and section groups share one order per level
+         *     and may point at each other: pointing at an item of another group moves the item into that group (a group
+         *     never into itself or one of its own groups). A site space points only at a site space of its own level.
+         *     An item the site does not have answers 404; a pointer the site does not have, of the wrong kind or level,
+         *     or both `before` and `after`, answers 400. Concurrent moves are applied one after the other.
+         *
+         *     Needs the `admin` permission of the organization.
+         */
+        patch: operations["sortSiteStructure"];
         trace?: never;
     };
     "/orgs/{organizationId}/sites/{siteId}/unpublish": {
@@ -1469,44 +2254,6 @@ export interface paths {
          */
         post: operations["unpublishSite"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/orgs/{organizationId}/sites/{siteId}/visitor-auth": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get the visitor authentication of a docs site
-         * @description Answers the site's visitor-authentication backend and signing key. 404 when the site does not exist or
-         *     has none configured.
-         *
-         *     Needs the `admin` permission of the organization.
-         */
-        get: operations["getSiteVisitorAuth"];
-        /**
-         * Configure the visitor authentication of a docs site
-         * @description Sets the backend visitors of a `visitor-auth` site are sent to to sign in. The first call makes a 256-bit
-         *     signing key (HS256), kept sealed; `rotateKey` makes a new one, after which JWTs signed with the old key
-         *     are refused.
-         *
-         *     Needs the `admin` permission of the organization.
-         */
-        put: operations["updateSiteVisitorAuth"];
-        post?: never;
-        /**
-         * Remove the visitor authentication of a docs site
-         * @description Forgets the backend and the signing key; JWTs signed with it are refused from then on. Answers 204, also
-         *     when none was configured.
-         *
-         *     Needs the `admin` permission of the organization.
-         */
-        delete: operations["deleteSiteVisitorAuth"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1843,6 +2590,257 @@ export interface paths {
         patch: operations["updateChangeRequestById"];
         trace?: never;
     };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List what a change request changes
+         * @description Answers what the change request changes from the main content it was last brought up to date with
+         *     (the revision it started from, or the one its last update pulled in): pages created, edited, moved and
+         *     deleted, then files created, edited and deleted. Needs read access to the space.
+         */
+        get: operations["getChangeRequestChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/commenters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the commenters of a change request
+         * @description Answers the members of the organization who posted comments on the change request, or replies to them,
+         *     each once. The caller needs to be able to view the space.
+         */
+        get: operations["listCommentersInChangeRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the comments of a change request
+         * @description Answers the comments posted on the change request (through this operation, through postCommentInSpace with
+         *     `changeRequest`, or with a review), newest first unless `order` says otherwise. They are comments of the
+         *     space too: listCommentsInSpace answers them among the others. Filters combine: `status` keeps open or
+         *     resolved comments, `targetPage` keeps the comments attached to one page, and `authors` keeps the comments
+         *     posted by any of the given users. The `format` parameter chooses the form of each comment's body. The
+         *     caller needs to be able to view the space.
+         */
+        get: operations["listCommentsInChangeRequest"];
+        put?: never;
+        /**
+         * Post a comment on a change request
+         * @description Starts a discussion on the change request and answers the new comment, `open`, with `target.changeRequest`
+         *     and `target.revision` set to the change request and its current revision. It is the comment that
+         *     postCommentInSpace with `changeRequest` would post, and counts in the open comments of the change request
+         *     and of the space. Without `page`, the comment is on the change request as a whole; with `page`, on that
+         *     page of the change request's content; with `node` as well, on that block of the page; with `tableCell` as
+         *     well, on that cell of the table block `node`. A page, block or cell that the change request's content
+         *     lacks answers 400. The caller needs the `comment` role (or higher) on the space.
+         */
+        post: operations["postCommentInChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["commentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a comment of a change request
+         * @description Answers one comment posted on the change request, with its reactions and a summary of its replies: the
+         *     same comment getCommentInSpace answers. A comment of the space that is not on this change request answers
+         *     404. The `format` parameter chooses the form of its body. The caller needs to be able to view the space.
+         */
+        get: operations["getCommentInChangeRequest"];
+        /**
+         * Update a comment of a change request
+         * @description Changes a comment posted on the change request and answers it, as updateCommentInSpace does (a comment of
+         *     the space that is not on this change request answers 404). `resolved: true` resolves it (`status` becomes
+         *     `resolved`, with `resolvedAt` and `resolvedBy` set to now and the caller) and `resolved: false` opens it
+         *     again; setting the status it already has changes nothing. The open comments of the change request and of
+         *     the space are counted again. `body` replaces its content and sets `editedAt`; only the author may change
+         *     it. `addedReactions` adds the caller's reaction with each emoji and `removedReactions` removes it; adding
+         *     a reaction the caller already has, or removing one they do not have, changes nothing, and an emoji in both
+         *     lists is removed. Resolving and reacting need the `comment` role (or higher) on the space. At least one
+         *     field is required.
+         */
+        put: operations["updateCommentInChangeRequest"];
+        post?: never;
+        /**
+         * Delete a comment of a change request
+         * @description Deletes a comment posted on the change request and all its replies, and answers 205. Only the author of
+         *     the comment or an admin of the space may delete it. A comment that is not on this change request (never
+         *     was, was deleted, or is another discussion of the space) answers 204 and changes nothing; a space or
+         *     change request the caller cannot see answers 404.
+         */
+        delete: operations["deleteCommentInChangeRequest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["commentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the replies to a comment of a change request
+         * @description Answers the replies to a comment posted on the change request, oldest first: the replies
+         *     listCommentRepliesInSpace answers for the same comment. A comment that is not on this change request
+         *     answers 404. The `format` parameter chooses the form of each reply's body. The caller needs to be able to
+         *     view the space.
+         */
+        get: operations["listCommentRepliesInChangeRequest"];
+        put?: never;
+        /**
+         * Reply to a comment of a change request
+         * @description Adds a reply to the discussion of a comment posted on the change request and answers it; the comment's
+         *     `replies` count and `repliers` are updated. A comment that is not on this change request answers 404. The
+         *     `format` parameter chooses the form of the answered reply's body. The caller needs the `comment` role (or
+         *     higher) on the space.
+         */
+        post: operations["postCommentReplyInChangeRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["commentId"];
+                /** @description Id of the comment reply. */
+                commentReplyId: components["parameters"]["commentReplyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a reply to a comment of a change request
+         * @description Answers one reply to a comment posted on the change request, as getCommentReplyInSpace does. A comment
+         *     that is not on this change request answers 404. The `format` parameter chooses the form of its body. The
+         *     caller needs to be able to view the space.
+         */
+        get: operations["getCommentReplyInChangeRequest"];
+        /**
+         * Update a reply to a comment of a change request
+         * @description Changes a reply to a comment posted on the change request and answers it, as updateCommentReplyInSpace
+         *     does. A comment that is not on this change request answers 404. `body` replaces its content and sets
+         *     `editedAt`; only the author may change it. `addedReactions` adds the caller's reaction with each emoji and
+         *     `removedReactions` removes it; adding a reaction the caller already has, or removing one they do not have,
+         *     changes nothing, and an emoji in both lists is removed. Reacting needs the `comment` role (or higher) on
+         *     the space. At least one field is required. A reply has no status of its own: resolving is done on its
+         *     comment.
+         */
+        put: operations["updateCommentReplyInChangeRequest"];
+        post?: never;
+        /**
+         * Delete a reply to a comment of a change request
+         * @description Deletes a reply to a comment posted on the change request and answers 205; the comment's `replies` count
+         *     and `repliers` are updated. Only the author of the reply or an admin of the space may delete it. A reply
+         *     that does not exist (or was already deleted) answers 204 and changes nothing; a space, change request or
+         *     comment of it that the caller cannot see answers 404.
+         */
+        delete: operations["deleteCommentReplyInChangeRequest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/contributors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the contributors of a change request
+         * @description Answers who took part in the change request, one item per person and kind of contribution, the latest
+         *     contribution first. `edit`: creating the change request and each revision of its content that the person
+         *     made (edits, templates applied, updates from the main content); `comment`: each comment posted on the
+         *     change request and each reply to one. `count` is how many such contributions the person made and
+         *     `updatedAt` when they made the last. Someone who edited and commented has one item of each. The caller
+         *     needs to be able to view the space.
+         */
+        get: operations["getContributorsByChangeRequestId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/spaces/{spaceId}/change-requests/{changeRequestId}/content": {
         parameters: {
             query?: never;
@@ -1861,7 +2859,7 @@ export interface paths {
         /**
          * Edit the content of a change request
          * @description Applies a batch of 1 to 50 changes to the content of the change request: insert, update or delete pages
-         *     and insert files. The changes apply in order, each seeing the result of the previous ones, and all or
+         *     and insert files, and insert, update or delete reusable contents. The changes apply in order, each seeing the result of the previous ones, and all or
          *     nothing: if any change is invalid (an unknown page, a slug already used among siblings, a move under the
          *     page itself...), the answer is 400 naming the change (for example `changes[3].page`) and nothing is
          *     changed. A valid batch makes exactly one new revision of type `edits`, which becomes the change
@@ -1871,10 +2869,19 @@ export interface paths {
          *     `PageDocumentInput` for how links are resolved. A `ref` given to an inserted page or file lets later
          *     changes of the batch point at it (as `into`, as `page` of an update, or in `ref:<label>` links) and
          *     finds the created page again in the answer. Files are given inline in base64 or by URL, at most 1 MB each
-         *     and 20 per change; the whole body must also stay under the request size limit (413).
+         *     and 20 per change; the whole body must also stay under the request size limit (413), which for this
+         *     operation is at least 2 MB so that a file of the largest size fits inline (base64 makes it a third larger)
+         *     with the changes around it: an editor uploads a pasted image in one batch.
          *
          *     Needs the `edit` permission of the space; a locked space refuses edits (403). A merged or archived
          *     change request refuses edits (409).
+         *
+         *     `revision` makes the batch conditional, as `If-Match` does for a document: given the id of the revision
+         *     the caller's changes were made against (the change request's `revision` when it read the content), the
+         *     batch is applied only if that is still the change request's current revision; when anyone edited the
+         *     change request since, the answer is 412 and nothing is changed. An editor saving as one types uses it so
+         *     that an edit made elsewhere in the meantime is shown to the writer rather than overwritten. Without it,
+         *     the batch applies to whatever the current content is.
          */
         post: operations["updateChangeRequestContent"];
         delete?: never;
@@ -2033,6 +3040,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/content/path/{pagePath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a page of a change request by its path
+         * @description Answers the page of the current content of the change request whose `path` is `pagePath`, with its
+         *     content, as `getPageInChangeRequestById` does. Only document and group pages have a path. Needs read
+         *     access to the space.
+         */
+        get: operations["getPageInChangeRequestByPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a reusable content of a change request
+         * @description Answers one reusable content of the content of the change request (its current revision) with its body
+         *     as Markdown, as `getReusableContentById` does for the main content. Needs read access to the space.
+         *     `metadata` false leaves out `git`; `computed` is accepted and changes nothing, as Quire's reusable
+         *     contents are never computed from a source.
+         */
+        get: operations["getReusableContentInChangeRequestById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/spaces/{spaceId}/change-requests/{changeRequestId}/links": {
         parameters: {
             query?: never;
@@ -2045,7 +3097,9 @@ export interface paths {
          * @description Lists the links found in the current content of the change request (in every page and reusable content),
          *     each with where it points, where it is used and whether it works. `stats` counts every link, and
          *     `stats.broken.changeRequest` the broken links the change request introduces compared with the main
-         *     content. Use `status` `broken` to find links whose target no longer exists. Needs read access to the space.
+         *     content. Use `status` `broken` to find links whose target no longer exists, and `brokenContext` to tell
+         *     apart the broken links the change request introduces from all those of its content. Needs read access
+         *     to the space.
          */
         get: operations["listChangeRequestLinks"];
         put?: never;
@@ -2102,6 +3156,12 @@ export interface paths {
          *     the PDF holds every page. With `page`, it holds that page and its descendants; with `only` as well, just
          *     that page. `only` without `page` is refused (400), and a `page` absent from the change request answers
          *     404. Needs read access to the space.
+         *
+         *     One PDF holds at most 1,000,000 characters of markdown, all its pages together (one page at the page
+         *     limit, so every page can be printed on its own): past it the answer is 422, whose message says to ask for
+         *     part of the content with `page` (and `only`). Rendering takes time in proportion to the markdown:
+         *     seconds to tens of seconds at the limit, with formatting and load (measured figures in the server's
+         *     README, "Content limits"); a PDF that takes more than 120 seconds is given up with 503.
          */
         get: operations["getChangeRequestPDF"];
         put?: never;
@@ -2161,9 +3221,11 @@ export interface paths {
         /**
          * Request reviews of a change request
          * @description Asks the listed users for a review of the change request. Each must be a member of the organization who
-         *     can see the space (400 otherwise, naming the first that is not, and nobody is added); users already
-         *     asked stay as they were. Needs the `edit` permission of the space. A merged or archived change request
-         *     takes no new reviewers (409). Answers the ids of every requested reviewer of the change request.
+         *     can see the space (400 otherwise, naming the first that is not, and nothing changes); users already
+         *     asked stay as they were. `subject` and `description`, when given, update the change request as
+         *     updateChangeRequestById does, in the same transaction. Needs the `edit` permission of the space. A
+         *     merged or archived change request takes no new reviewers (409). Answers the review requests of the
+         *     users listed, as getRequestedReviewersByChangeRequestId shows them.
          */
         post: operations["requestReviewersForChangeRequest"];
         delete?: never;
@@ -2214,8 +3276,10 @@ export interface paths {
         };
         /**
          * List the reviews of a change request
-         * @description Answers every review of the change request, oldest first, outdated ones included (with `outdated`
-         *     true). Needs read access to the space.
+         * @description Answers the reviews of the change request, oldest first: all of them, outdated ones included (with
+         *     `outdated` true), unless `outdated` asks for only those given on an earlier revision (`true`) or only
+         *     those given on the current one (`false`). `format` chooses the form of each review's comment body.
+         *     Needs read access to the space.
          */
         get: operations["getReviewsByChangeRequestId"];
         put?: never;
@@ -2459,6 +3523,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/spaces/{spaceId}/content/computed/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute a document of a space
+         * @description Computes a document from a source and answers it, changing nothing. Quire computes the documents of
+         *     `builtin:openapi`: with `props.doc = info`, the introduction of the reference of the organization's
+         *     OpenAPI specification named by `dependencies.spec.ref.spec` (its latest processed version); with
+         *     `props.doc = operations` and `props.page = <tag>`, the operations of that tag, as the pages the
+         *     `openapi-reference` template makes. `props.doc = models` and every other source type answer 422 (Quire
+         *     does not compute them), as do a specification without a processed version, a tag the specification
+         *     lacks and a specification that is not OpenAPI. `seed` is accepted and has no effect: documents hold no
+         *     generated ids. Needs read access to the space.
+         */
+        post: operations["getComputedDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/content/computed/revision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute the pages of a space's computed content
+         * @description Computes the pages, files and reusable contents a source produces and answers them, changing nothing:
+         *     what a computed page of the space would hold below it. Quire computes `builtin:openapi`: the reference of
+         *     the organization's OpenAPI specification named by `dependencies.spec.ref.spec` (its latest processed
+         *     version), one document page per tag of the specification holding its operations, with the markdown of
+         *     each, as the pages the `openapi-reference` template makes; such a source produces no files and no
+         *     reusable contents. `props.models` must be given: `false` computes the pages of the operations, `true`
+         *     asks for a page of the models too, which Quire does not compute (422). `seed` makes the ids of the pages:
+         *     the same seed and specification give the same ids, as a template applied with that seed does. Every other
+         *     source type answers 422 (Quire does not compute them), as do a specification without a processed version
+         *     and a text that is not OpenAPI. Needs read access to the space.
+         */
+        post: operations["getComputedRevision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/spaces/{spaceId}/content/files": {
         parameters: {
             query?: never;
@@ -2610,6 +3730,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/spaces/{spaceId}/content/path/{pagePath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a page of a space by its path
+         * @description Answers the page of the current main content of the space whose `path` is `pagePath`, with its
+         *     content, as `getPageById` does. Only document and group pages have a path (link entries have none).
+         *     Needs read access to the space.
+         */
+        get: operations["getPageByPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/content/reusable-contents/{reusableContentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a reusable content of the space
+         * @description Answers one reusable content of the main content of the space (its current revision) with its body as
+         *     Markdown. An id that no reusable content of that revision has is a 404. Needs read access to the space.
+         *     `metadata` false leaves out `git`; `computed` is accepted and changes nothing, as Quire's reusable
+         *     contents are never computed from a source.
+         */
+        get: operations["getReusableContentById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/spaces/{spaceId}/content/template": {
         parameters: {
             query?: never;
@@ -2639,6 +3804,28 @@ export interface paths {
          *     merged or archived refuses it (409). Answers 201 with no body; read the content to see the new pages.
          */
         post: operations["applyTemplateToSpace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/documents/{documentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a document of a space
+         * @description Answers a document of the space, the content of a page as a rich document, by the `documentId` that a
+         *     page read on its own carries. A document id names the content of a page in one revision, so it keeps
+         *     answering the same document after the page changes. Needs read access to the space.
+         */
+        get: operations["getDocumentById"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2861,6 +4048,230 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/spaces/{spaceId}/revisions/{revisionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a revision of a space
+         * @description Answers one revision of the space, as `getCurrentRevision` answers the current one: its page tree
+         *     (without page content), its files, its parents and, for a merge, the change request it merged. Any
+         *     revision of the space can be read, earlier ones and those of its change requests included; revisions never
+         *     change. A revision of another space is a 404 like a missing one. Needs read access to the space.
+         */
+        get: operations["getRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List what a revision changed
+         * @description Answers what the revision changed from its first parent (the revision it was made from; for a merge, the
+         *     main content before it): pages created, edited, moved and deleted, then files created, edited and
+         *     deleted. The first revision of a space changed everything from nothing. A merge revision also names the
+         *     change request it merged. `metadata` and `computed` are accepted as on the other revision reads;
+         *     computed pages are named as the pages they produce unless `computed` is false. Needs read access to the
+         *     space.
+         */
+        get: operations["getRevisionSemanticChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the files of a revision
+         * @description Lists the files of one revision of the space by name, as `listFiles` does for the current revision. Needs read access to the space.
+         */
+        get: operations["listFilesInRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a file of a revision
+         * @description Answers one file of one revision of the space, with the URL to download it from. Needs read access to the space.
+         */
+        get: operations["getFileInRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a page of a revision
+         * @description Answers one page of one revision of the space with its content, as `getPageById` does for the current
+         *     revision: `format` `document` fills `document`; `markdown`, or no `format`, fills `markdown`.
+         *     Needs read access to the space.
+         */
+        get: operations["getPageInRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the document of a page of a revision
+         * @description Answers the content of one page of one revision of the space as a rich document alone (what
+         *     `getPageInRevisionById` puts in `document` with `format` `document`). A page without content of its
+         *     own (a group or a link) has no document: 404. Needs read access to the space.
+         */
+        get: operations["getPageDocumentInRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the pages of a revision
+         * @description Answers the page tree of one revision of the space, top-level pages first, each holding its children,
+         *     as `listPages` does for the current revision. Page content is not included. Needs read access to the
+         *     space.
+         */
+        get: operations["listPagesInRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/path/{pagePath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a page of a revision by its path
+         * @description Answers the page of one revision of the space whose `path` is `pagePath`, with its content, as
+         *     `getPageInRevisionById` does. Only document and group pages have a path (link entries have none).
+         *     Needs read access to the space.
+         */
+        get: operations["getPageInRevisionByPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a reusable content of a revision
+         * @description Answers one reusable content of one revision of the space (the current one, an earlier one or a change
+         *     request's) with its body as Markdown, as `getReusableContentById` does for the current revision. A revision
+         *     of another space, or an id the revision has no reusable content for, is a 404. Needs read access to the
+         *     space.
+         *     `metadata` false leaves out `git`; `computed` is accepted and changes nothing, as Quire's reusable
+         *     contents are never computed from a source.
+         */
+        get: operations["getReusableContentInRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the document of a reusable content of a revision
+         * @description Answers the body of one reusable content of one revision of the space as a rich document (an empty
+         *     reusable content has a document with no nodes). `evaluated` replaces the variable expressions of the body
+         *     whose variable is defined (a reusable content has no page variables, so only space variables count, and
+         *     a space defines none: the body is answered as written). Needs read access to the space.
+         */
+        get: operations["getReusableContentDocumentInRevisionById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/spaces/{spaceId}/search": {
         parameters: {
             query?: never;
@@ -2948,8 +4359,97 @@ export interface paths {
          *     from the verified `visitorAuthToken`. Site spaces whose `condition` is false for these claims are
          *     invisible to this visitor. 404, the same for every case, when no published site is at that address, the
          *     site is not published, or a share-link site is asked without an active link's key.
+         *
+         *     Within an open site, the address's path may answer a redirect with target `content` instead: the source of
+         *     one of the site's redirects, or the old path of a moved page (see `PublishedContentRedirect`).
          */
         get: operations["getPublishedContentByUrl"];
+        put?: never;
+        /**
+         * Resolve the address of a published docs site (POST)
+         * @description The same lookup as `getPublishedContentByUrl`, with the visitor in the body rather than the query, where a
+         *     JWT and unsigned claims stay out of access logs: `visitor.jwtToken` is the `visitorAuthToken`, and
+         *     `visitor.unsignedClaims` are unsigned claims beside (and over) the `visitor.<name>` parameters of `url`.
+         *     The answers, the optional bearer token and `redirectOnError` are those of the GET.
+         */
+        post: operations["resolvePublishedContentByUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/urls/embed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Embed a web page by its URL
+         * @description Fetches the page server-side through Quire's guard against server-side request forgery (http and https
+         *     only; loopback, private and link-local addresses refused unless the operator sets
+         *     `QUIRE_ALLOW_LOCAL_URLS=true`; every redirect checked again, at most 5; at most 1 MiB read and 10 s) and
+         *     answers how a link to it shows. A page that answers an error or is not HTML is shown by its URL. A URL the
+         *     guard refuses, or that cannot be fetched, is a 400 naming the reason.
+         */
+        get: operations["getEmbedByUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/urls/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the content an app address points at
+         * @description Reads an address of this Quire's app (a `urls.app` that Quire answers) and answers what it points at:
+         *     a collection (`/o/{organizationId}/c/{collectionId}`), or a space (`/o/{organizationId}/s/{spaceId}`) with,
+         *     when the address names them, a change request of the space (`.../~/changes/{number}`) and a page of its
+         *     main content or of that change request's, by path (`.../{page path}`) or by id (`.../~/pages/{pageId}`).
+         *     The page is answered without its content; a link entry of the table of contents is not content and
+         *     answers 404. The query and fragment of the address are ignored.
+         *
+         *     400 when `url` is not an address of this Quire's app (another host, another scheme, or a path that names
+         *     no collection or space, such as an organization's or a site's page); 404 when it names something that
+         *     does not exist or that the caller cannot see, exactly like a missing one.
+         */
+        get: operations["getContentByUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/embed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Embed a web page by its URL in a space
+         * @description Fetches the page server-side through Quire's guard against server-side request forgery (http and https
+         *     only; loopback, private and link-local addresses refused unless the operator sets
+         *     `QUIRE_ALLOW_LOCAL_URLS=true`; every redirect checked again, at most 5; at most 1 MiB read and 10 s) and
+         *     answers how a link to it shows. A page that answers an error or is not HTML is shown by its URL. A URL the
+         *     guard refuses, or that cannot be fetched, is a 400 naming the reason.
+         *
+         *     The same as `getEmbedByUrl`, for a space the caller can see (404 otherwise, like a missing space).
+         */
+        get: operations["getEmbedByUrlInSpace"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2978,6 +4478,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/spaces/{spaceId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a PDF of the content of a space
+         * @description Makes a PDF of the main content of the space (its current revision) and answers the URL to download it
+         *     from, as `getChangeRequestPDF` does for a change request. By default the PDF holds every page. With
+         *     `page`, it holds that page and its descendants; with `only` as well, just that page. `only` without
+         *     `page` is refused (400), and a `page` absent from the space's content answers 404. Needs read access to
+         *     the space; a published site's visitor token is refused (403).
+         *
+         *     One PDF holds at most 1,000,000 characters of markdown, all its pages together: past it the answer is
+         *     422, whose message says to ask for part of the content with `page` (and `only`). Rendering takes time in
+         *     proportion to the markdown (seconds to tens of seconds at the limit); a PDF that takes more than 120
+         *     seconds is given up with 503. The URL is signed and stays valid for a limited time.
+         */
+        get: operations["getSpacePDF"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                userId: components["parameters"]["userId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a user
+         * @description Answers a user: the caller themself, or someone who belongs to an organization the caller belongs to (as a
+         *     member or a guest). Anyone else answers 404, exactly like an unknown id. The e-mail address is shown to
+         *     the user and to admins of an organization they share.
+         */
+        get: operations["getUserById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a user
+         * @description Changes the name or the picture of a user. Only the user changes their own profile: another user one
+         *     can read (getUserById) answers 403, anyone else 404.
+         */
+        patch: operations["updateUserById"];
+        trace?: never;
+    };
     "/spaces/{spaceId}/permissions": {
         parameters: {
             query?: never;
@@ -2988,12 +4547,7 @@ export interface paths {
             };
             cookie?: never;
         };
-        /**
-         * List the roles granted on a space
-         * @description Answers the roles granted directly on the space to users and to teams (not those inherited from
-         *     collections above it). Needs the `admin` permission of the space.
-         */
-        get: operations["listPermissionsInSpace"];
+        get?: never;
         put?: never;
         /**
          * Grant a role on a space to users or teams
@@ -3026,10 +4580,10 @@ export interface paths {
         post?: never;
         /**
          * Remove the role granted on a space to a user
-         * @description Removes the user's grant on the space, at once; a user without a grant here answers 404. Needs the
-         *     `admin` permission of the space.
+         * @description Removes the user's grant on the space, at once: 205 when there was one, 204 when there was none (the
+         *     user has no grant here either way). Needs the `admin` permission of the space.
          */
-        delete: operations["removeUserPermissionInSpace"];
+        delete: operations["removeUserFromSpace"];
         options?: never;
         head?: never;
         /**
@@ -3057,10 +4611,10 @@ export interface paths {
         post?: never;
         /**
          * Remove the role granted on a space to a team
-         * @description Removes the team's grant on the space, at once; a team without a grant here answers 404. Needs the
-         *     `admin` permission of the space.
+         * @description Removes the team's grant on the space, at once: 205 when there was one, 204 when there was none (the
+         *     team has no grant here either way). Needs the `admin` permission of the space.
          */
-        delete: operations["removeTeamPermissionInSpace"];
+        delete: operations["removeTeamFromSpace"];
         options?: never;
         head?: never;
         /**
@@ -3081,12 +4635,7 @@ export interface paths {
             };
             cookie?: never;
         };
-        /**
-         * List the roles granted on a collection
-         * @description Answers the roles granted directly on the collection to users and to teams (not those inherited from
-         *     collections above it). Needs the `admin` permission of the collection.
-         */
-        get: operations["listPermissionsInCollection"];
+        get?: never;
         put?: never;
         /**
          * Grant a role on a collection to users or teams
@@ -3119,10 +4668,10 @@ export interface paths {
         post?: never;
         /**
          * Remove the role granted on a collection to a user
-         * @description Removes the user's grant on the collection, at once; a user without a grant here answers 404. Needs the
-         *     `admin` permission of the collection.
+         * @description Removes the user's grant on the collection, at once: 205 when there was one, 204 when there was none (the
+         *     user has no grant here either way). Needs the `admin` permission of the collection.
          */
-        delete: operations["removeUserPermissionInCollection"];
+        delete: operations["removeUserFromCollection"];
         options?: never;
         head?: never;
         /**
@@ -3150,10 +4699,10 @@ export interface paths {
         post?: never;
         /**
          * Remove the role granted on a collection to a team
-         * @description Removes the team's grant on the collection, at once; a team without a grant here answers 404. Needs the
-         *     `admin` permission of the collection.
+         * @description Removes the team's grant on the collection, at once: 205 when there was one, 204 when there was none (the
+         *     team has no grant here either way). Needs the `admin` permission of the collection.
          */
-        delete: operations["removeTeamPermissionInCollection"];
+        delete: operations["removeTeamFromCollection"];
         options?: never;
         head?: never;
         /**
@@ -3162,6 +4711,242 @@ export interface paths {
          *     here answers 404. Takes effect at once. Needs the `admin` permission of the collection.
          */
         patch: operations["updateTeamPermissionInCollection"];
+        trace?: never;
+    };
+    "/spaces/{spaceId}/permissions/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the users granted a role on a space
+         * @description Answers the roles granted directly on the space to users (not those granted to their teams or on
+         *     collections above it), oldest grant first. Needs the `admin` permission of the space.
+         */
+        get: operations["listUserPermissionsInSpace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/permissions/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the teams granted a role on a space
+         * @description Answers the roles granted directly on the space to teams of the organization (not those granted on
+         *     collections above it), oldest grant first. Needs the `admin` permission of the space.
+         */
+        get: operations["listTeamPermissionsInSpace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/spaces/{spaceId}/permissions/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List every user with access to a space and their role
+         * @description Answers every member or guest of the organization who can see the space, with their effective role on
+         *     it: the highest of their organization role (through the default levels of the space and the collections
+         *     above it) and the roles granted to them or their teams on it and on those collections, as every request
+         *     they make is decided. Ordered by user id. Needs the `admin` permission of the space.
+         */
+        get: operations["listPermissionsAggregateInSpace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["collectionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the users granted a role on a collection
+         * @description Answers the roles granted directly on the collection to users (not those granted to their teams or on
+         *     collections above it), oldest grant first. Needs the `admin` permission of the collection.
+         */
+        get: operations["listUserPermissionsInCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["collectionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the teams granted a role on a collection
+         * @description Answers the roles granted directly on the collection to teams of the organization (not those granted on
+         *     collections above it), oldest grant first. Needs the `admin` permission of the collection.
+         */
+        get: operations["listTeamPermissionsInCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/collections/{collectionId}/permissions/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["collectionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List every user with access to a collection and their role
+         * @description Answers every member or guest of the organization who can see the collection, with their effective role on
+         *     it: the highest of their organization role (through the default levels of the collection and the collections
+         *     above it) and the roles granted to them or their teams on it and on those collections, as every request
+         *     they make is decided. Ordered by user id. Needs the `admin` permission of the collection.
+         */
+        get: operations["listPermissionsAggregateInCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/insights/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record what visitors did on a site
+         * @description Records a batch of at most 100 events of the site's visitors (page views, searches, feedback, link
+         *     clicks...), for `aggregateSiteEvents`. Each event's `timestamp` must be within 5 minutes of the time the
+         *     request arrives (400 otherwise: the whole batch is refused, nothing recorded); events are kept 366 days.
+         *     Quire keeps no personal data of visitors: their `visitorId` and `sessionId` only as hashes keyed by a
+         *     secret of the server, no IP address, cookies, tokens, claims or user-agent strings (only the device,
+         *     browser, operating system and crawler read from them), and addresses without their query and fragment.
+         *     The ids of `location` are recorded as sent. Needs to be a member of the site's organization (anyone else:
+         *     404); the site need not be published.
+         */
+        post: operations["trackEventsInSiteById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Aggregate the events of a site's visitors
+         * @description Answers a question over the events `trackEventsInSiteById` recorded (see `SiteInsightsAggregation`):
+         *     counts of events, sessions and visitors and the ratings of pages, grouped by up to 5 columns, over at
+         *     most 366 days, at most 1000 rows. Changes nothing. Needs to be a member of the site's organization
+         *     (anyone else: 404).
+         */
+        post: operations["aggregateSiteEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/permissions/aggregate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List every user with access to a site and their role
+         * @description Answers every member or guest of the organization who reads the site, with their highest role on it and
+         *     where that role comes from: the organization (`origin.type` `organization`, their organization role, null
+         *     for a guest) or one of the spaces the site publishes (`origin.type` `space`, their role on that space, when
+         *     it is higher). Ordered by user id. Needs the organization's `admin` role, as every change of a site does.
+         */
+        get: operations["listPermissionsAggregateInSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
 }
@@ -3200,6 +4985,34 @@ export interface components {
                 message: string;
             };
         };
+        /** @description The secret of an invitation, the last segment of its join address (`<public URL>/join/<secret>`). */
+        InviteSecret: string;
+        /** @description A person who uses Quire. */
+        User: {
+            /** @constant */
+            readonly object: "user";
+            /** @description Opaque identifier of the user. */
+            readonly id: string;
+            /** @description Name shown to other people. */
+            displayName: string;
+            /**
+             * Format: email
+             * @description E-mail address; shown only to the user and to admins of organizations the user belongs to.
+             */
+            email?: string;
+            /**
+             * Format: uri
+             * @description URL of the user's picture.
+             */
+            photoURL?: string;
+            readonly urls: {
+                /**
+                 * Format: uri
+                 * @description API URL of the user.
+                 */
+                location: string;
+            };
+        };
         /**
          * @description A role in an organization, collection or space, from most to least powerful:
          *     `admin` administrates content and creates and deletes spaces, `create` creates content, `review` reviews
@@ -3208,6 +5021,165 @@ export interface components {
          * @enum {string}
          */
         MemberRole: "admin" | "create" | "review" | "edit" | "comment" | "read";
+        /** @description A member's role, or `null` for a guest, who has no organization-wide role. */
+        MemberRoleOrGuest: components["schemas"]["MemberRole"] | null;
+        /** @description The account an accepted invitation made, and the membership it holds. */
+        OrganizationInviteAcceptance: {
+            /** @constant */
+            readonly object: "organization-invite-acceptance";
+            user: components["schemas"]["User"];
+            /** @description Id of the organization joined. */
+            organizationId: string;
+            role: components["schemas"]["MemberRoleOrGuest"];
+        };
+        /** @description The space or collection an invite link gives access to, as the join page names it. */
+        InvitedContent: {
+            /** @description Id of the space or collection. */
+            id: string;
+            /** @description Its title. */
+            title: string;
+        };
+        /**
+         * @description What an invitation offers, for the page its join address opens: the organization and the role in it (null:
+         *     as a guest) and, for a link to one space or collection, that content (`space` or `collection`) and the
+         *     `level` given on it.
+         */
+        OrganizationInvitePreview: {
+            /** @constant */
+            readonly object: "organization-invite-preview";
+            organization: {
+                /** @description Id of the organization. */
+                id: string;
+                /** @description Name of the organization. */
+                title: string;
+            };
+            role: components["schemas"]["MemberRoleOrGuest"];
+            space?: components["schemas"]["InvitedContent"];
+            collection?: components["schemas"]["InvitedContent"];
+            level?: components["schemas"]["MemberRole"];
+            /**
+             * Format: email
+             * @description The address invited (invitations by e-mail only); the account made on acceptance has it.
+             */
+            email?: string;
+            /**
+             * Format: date-time
+             * @description After this moment the invitation lets nobody join.
+             */
+            expiresAt: string;
+        };
+        /** @description A single sign-on entry point of an organization, as shown on a login page. */
+        SSOProviderLogin: {
+            /** @description Id of the SAML provider. */
+            readonly id: string;
+            /** @description Name of the provider. */
+            readonly label: string;
+            /**
+             * Format: uri
+             * @description URL that starts a sign-in through this provider.
+             */
+            readonly startURL: string;
+        };
+        /**
+         * @description The ways a person can sign in to this installation, as a sign-in page shows them: with a password, through
+         *     the installation's OpenID Connect provider when one is configured, and through the SAML providers of the
+         *     organizations that declare the person's e-mail domain (when an address is given).
+         */
+        SignInProviders: {
+            /** @constant */
+            readonly object: "sign-in-providers";
+            /** @description Whether people can sign in with an e-mail address and a password (`signIn`). */
+            readonly password: boolean;
+            /** @description The installation's OpenID Connect provider, or null when none is configured. */
+            oidc: {
+                /** @description What to call the provider on a sign-in page (`QUIRE_OIDC_NAME`, or the issuer's host). */
+                readonly name: string;
+                /**
+                 * Format: uri
+                 * @description Where the browser goes to sign in through the provider. Add `?return=<path>` (a path of this
+                 *     installation) to come back there once signed in.
+                 */
+                readonly startURL: string;
+            } | null;
+            /**
+             * @description The active SAML providers of the organizations whose `emailDomains` hold the domain of the `email`
+             *     asked about, oldest first; empty when no `email` is given.
+             */
+            readonly saml: components["schemas"]["SSOProviderLogin"][];
+        };
+        /** @description A browser session of the caller, opened by signing in (password, SAML or OpenID Connect). */
+        Session: {
+            /** @constant */
+            readonly object: "session";
+            /** @description Opaque identifier of the session (not its secret, which only the cookie holds). */
+            readonly id: string;
+            /**
+             * @description How the person signed in.
+             * @enum {string}
+             */
+            readonly method: "password" | "saml" | "oidc";
+            /** Format: date-time */
+            readonly createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the session was last used (recorded at most once a minute).
+             */
+            readonly lastUsedAt: string;
+            /**
+             * Format: date-time
+             * @description When the session ends unless it is used before then (the earlier of its idle and absolute expiry).
+             */
+            readonly expiresAt: string;
+            /** @description The `User-Agent` of the browser that signed in, if it sent one. */
+            readonly userAgent: string | null;
+            /** @description Whether this is the session of the request. */
+            readonly current: boolean;
+        };
+        /**
+         * @description The browser session of a signed-in person: the session, its user, and the CSRF token that unsafe requests
+         *     made with the session cookie send in `X-CSRF-Token`.
+         */
+        AuthSession: {
+            /** @constant */
+            readonly object: "auth-session";
+            session: components["schemas"]["Session"];
+            user: components["schemas"]["User"];
+            /** @description The session's CSRF token: send it as `X-CSRF-Token` with every POST, PUT, PATCH and DELETE made with the cookie. */
+            readonly csrfToken: string;
+        };
+        /** @description The password was right and the account has a second factor; sign in again with `code`. */
+        SignInChallenge: {
+            /** @constant */
+            readonly object: "sign-in-challenge";
+            /**
+             * @description The second factor to give as `code` (a code of the authenticator app, or a recovery code).
+             * @enum {string}
+             */
+            secondFactor: "totp";
+        };
+        /** @description Where the following page of a list starts. Absent on the last page. */
+        ListNext: {
+            /** @description Opaque cursor; pass it back as the `page` query parameter to fetch the following page. */
+            page: string;
+        };
+        /** @description One page of the caller's sessions, newest first. */
+        SessionList: {
+            next?: components["schemas"]["ListNext"];
+            /** @description Total number of items in the list. */
+            count?: number;
+            items: components["schemas"]["Session"][];
+        };
+        /** @description A second factor being set up; shown once. Add it to an authenticator app, then confirm it with a first code. */
+        TotpEnrollment: {
+            /** @description The TOTP secret (base32), to type into an authenticator app. */
+            readonly secret: string;
+            /** @description The same secret as an `otpauth://totp/...` URL, to show as a QR code. */
+            readonly otpauthUrl: string;
+        };
+        /** @description The recovery codes of a second factor, shown this once; each signs in once in place of a code. */
+        TotpRecoveryCodes: {
+            readonly recoveryCodes: string[];
+        };
         /**
          * @description The role every member of the organization has on this content unless granted more. `inherit` takes the
          *     level of the parent (collection, then organization); `null` grants nothing by default.
@@ -3272,11 +5244,6 @@ export interface components {
         ContentPosition: {
             before?: components["schemas"]["ContentPointer"];
             after?: components["schemas"]["ContentPointer"];
-        };
-        /** @description Where the following page of a list starts. Absent on the last page. */
-        ListNext: {
-            /** @description Opaque cursor; pass it back as the `page` query parameter to fetch the following page. */
-            page: string;
         };
         /**
          * @description Who can read the content of a space:
@@ -3539,121 +5506,6 @@ export interface components {
             items: components["schemas"]["Space"][];
         };
         /**
-         * @description A category under which an integration is listed.
-         * @enum {string}
-         */
-        IntegrationCategory: "analytics" | "collaboration" | "content" | "gitsync" | "marketing" | "visitor-auth" | "other";
-        /**
-         * @description A right that an integration asks for when it is installed:
-         *     `space:content:read` / `space:content:write` (read / change the content of spaces),
-         *     `space:metadata:read` / `space:metadata:write` (read / change the settings of spaces),
-         *     `space:git:sync` (synchronize spaces with Git),
-         *     `page:feedback:read` (read the feedback of readers on pages),
-         *     `site:metadata:read` (read the settings of sites),
-         *     `site:views:read` (read the page views of sites),
-         *     `site:script:inject` (inject a script in published sites),
-         *     `site:script:cookies` (let that script set cookies),
-         *     `site:visitor:auth` (authenticate the visitors of sites),
-         *     `site:adaptive:read` / `site:adaptive:write` (read / change the adaptive-content schema of sites),
-         *     `openapi:read` / `openapi:write` (read / change OpenAPI specifications),
-         *     `conversations:ingest` (ingest support conversations).
-         * @enum {string}
-         */
-        IntegrationScope: "space:content:read" | "space:content:write" | "space:metadata:read" | "space:metadata:write" | "space:git:sync" | "page:feedback:read" | "site:metadata:read" | "site:views:read" | "site:script:inject" | "site:script:cookies" | "site:visitor:auth" | "site:adaptive:read" | "site:adaptive:write" | "openapi:read" | "openapi:write" | "conversations:ingest";
-        /**
-         * @description Where an integration can be installed - `all` (anywhere), `organization` (on a whole organization), `space` (on spaces), `site` (on docs sites).
-         * @enum {string}
-         */
-        IntegrationTarget: "all" | "site" | "space" | "organization";
-        /**
-         * @description Who can find and install an integration - `public` (everyone; listed), `unlisted` (everyone who knows its name; not listed), `private` (only the members of the organization that owns it).
-         * @enum {string}
-         */
-        IntegrationVisibility: "public" | "private" | "unlisted";
-        /** @description A custom content block that an integration provides to the editor. */
-        IntegrationBlock: {
-            /** @description Identifier of the block, unique within the integration. */
-            id: string;
-            /** @description Name of the block shown in the editor. */
-            title: string;
-            /** @description What the block shows or does. */
-            description?: string;
-            /** @description URL of the icon of the block. */
-            icon?: string;
-            /** @description URL patterns whose links pasted in the editor are turned into this block (their host names are what the `blockDomain` filter of the integration list matches). */
-            urlUnfurl?: string[];
-            /** @description How the block is written in markdown, as a fenced code block. */
-            markdown?: {
-                /** @description Language tag of the fenced code block that stands for this block. */
-                codeblock: string;
-                /** @description Property of the block that holds the body of the code block. */
-                body: string;
-            };
-        };
-        /** @description A source of computed content (pages generated from outside data) that an integration provides. */
-        IntegrationContentSource: {
-            /** @description Identifier of the content source, unique within the integration. */
-            id: string;
-            /** @description Name of the content source shown in the app. */
-            title: string;
-            /** @description What content the source generates. */
-            description?: string;
-            /** @description URL of the icon of the content source. */
-            icon?: string;
-            /** @description The UI component that configures the content source. */
-            configuration: {
-                /** @description Id of the integration's UI component that renders the configuration form. */
-                componentId: string;
-            };
-        };
-        /**
-         * @description How an installation of an integration is configured at one level (account, space or site): either a form
-         *     described field by field, or a UI component of the integration that renders its own form.
-         */
-        IntegrationConfigurationSchema: {
-            /** @description The fields of the form, by name (at most 100). */
-            properties: {
-                [key: string]: {
-                    /**
-                     * @description Type of the value the field holds.
-                     * @enum {string}
-                     */
-                    type: "string" | "number" | "boolean";
-                    /** @description Label of the field. */
-                    title?: string;
-                    /** @description Help text of the field. */
-                    description?: string;
-                    /** @description Value of the field when nothing is entered. */
-                    default?: string | number | boolean;
-                    /** @description Address the app calls to get the choices offered for the field. */
-                    completion_url?: string;
-                    /** @description The only values the field accepts. */
-                    enum?: string[];
-                } | {
-                    /**
-                     * @description A button, for example to connect an outside account.
-                     * @constant
-                     */
-                    type: "button";
-                    /** @description Label of the field. */
-                    title?: string;
-                    /** @description Help text of the field. */
-                    description?: string;
-                    /** @description Address opened when the button is pressed. */
-                    callback_url: string;
-                    /** @description Text of the button. */
-                    button_text: string;
-                };
-            };
-            /** @description Names of the fields that must be filled in. */
-            required?: string[];
-        } | {
-            /** @description Id of the integration's UI component that renders the configuration form. */
-            componentId: string;
-        };
-        /** @description A member's role, or `null` for a guest, who has no organization-wide role. */
-        MemberRoleOrGuest: components["schemas"]["MemberRole"] | null;
-        /**
          * @description An organization: the owner of members, teams, collections, spaces, docs sites and the other resources of
          *     this API. Billing-related fields (`plan`, `billing`, `trial`, `internal_billingMigration`) follow the public
          *     API the interface document describes. A self-hosted Quire has no billing: `plan` and `trial`, which the
@@ -3870,6 +5722,119 @@ export interface components {
                 /** @description Install integrations in the organization. */
                 installIntegration: boolean;
             };
+        };
+        /**
+         * @description A category under which an integration is listed.
+         * @enum {string}
+         */
+        IntegrationCategory: "analytics" | "collaboration" | "content" | "gitsync" | "marketing" | "visitor-auth" | "other";
+        /**
+         * @description A right that an integration asks for when it is installed:
+         *     `space:content:read` / `space:content:write` (read / change the content of spaces),
+         *     `space:metadata:read` / `space:metadata:write` (read / change the settings of spaces),
+         *     `space:git:sync` (synchronize spaces with Git),
+         *     `page:feedback:read` (read the feedback of readers on pages),
+         *     `site:metadata:read` (read the settings of sites),
+         *     `site:views:read` (read the page views of sites),
+         *     `site:script:inject` (inject a script in published sites),
+         *     `site:script:cookies` (let that script set cookies),
+         *     `site:visitor:auth` (authenticate the visitors of sites),
+         *     `site:adaptive:read` / `site:adaptive:write` (read / change the adaptive-content schema of sites),
+         *     `openapi:read` / `openapi:write` (read / change OpenAPI specifications),
+         *     `conversations:ingest` (ingest support conversations).
+         * @enum {string}
+         */
+        IntegrationScope: "space:content:read" | "space:content:write" | "space:metadata:read" | "space:metadata:write" | "space:git:sync" | "page:feedback:read" | "site:metadata:read" | "site:views:read" | "site:script:inject" | "site:script:cookies" | "site:visitor:auth" | "site:adaptive:read" | "site:adaptive:write" | "openapi:read" | "openapi:write" | "conversations:ingest";
+        /**
+         * @description Where an integration can be installed - `all` (anywhere), `organization` (on a whole organization), `space` (on spaces), `site` (on docs sites).
+         * @enum {string}
+         */
+        IntegrationTarget: "all" | "site" | "space" | "organization";
+        /**
+         * @description Who can find and install an integration - `public` (everyone; listed), `unlisted` (everyone who knows its name; not listed), `private` (only the members of the organization that owns it).
+         * @enum {string}
+         */
+        IntegrationVisibility: "public" | "private" | "unlisted";
+        /** @description A custom content block that an integration provides to the editor. */
+        IntegrationBlock: {
+            /** @description Identifier of the block, unique within the integration. */
+            id: string;
+            /** @description Name of the block shown in the editor. */
+            title: string;
+            /** @description What the block shows or does. */
+            description?: string;
+            /** @description URL of the icon of the block. */
+            icon?: string;
+            /** @description URL patterns whose links pasted in the editor are turned into this block (their host names are what the `blockDomain` filter of the integration list matches). */
+            urlUnfurl?: string[];
+            /** @description How the block is written in markdown, as a fenced code block. */
+            markdown?: {
+                /** @description Language tag of the fenced code block that stands for this block. */
+                codeblock: string;
+                /** @description Property of the block that holds the body of the code block. */
+                body: string;
+            };
+        };
+        /** @description A source of computed content (pages generated from outside data) that an integration provides. */
+        IntegrationContentSource: {
+            /** @description Identifier of the content source, unique within the integration. */
+            id: string;
+            /** @description Name of the content source shown in the app. */
+            title: string;
+            /** @description What content the source generates. */
+            description?: string;
+            /** @description URL of the icon of the content source. */
+            icon?: string;
+            /** @description The UI component that configures the content source. */
+            configuration: {
+                /** @description Id of the integration's UI component that renders the configuration form. */
+                componentId: string;
+            };
+        };
+        /**
+         * @description How an installation of an integration is configured at one level (account, space or site): either a form
+         *     described field by field, or a UI component of the integration that renders its own form.
+         */
+        IntegrationConfigurationSchema: {
+            /** @description The fields of the form, by name (at most 100). */
+            properties: {
+                [key: string]: {
+                    /**
+                     * @description Type of the value the field holds.
+                     * @enum {string}
+                     */
+                    type: "string" | "number" | "boolean";
+                    /** @description Label of the field. */
+                    title?: string;
+                    /** @description Help text of the field. */
+                    description?: string;
+                    /** @description Value of the field when nothing is entered. */
+                    default?: string | number | boolean;
+                    /** @description Address the app calls to get the choices offered for the field. */
+                    completion_url?: string;
+                    /** @description The only values the field accepts. */
+                    enum?: string[];
+                } | {
+                    /**
+                     * @description A button, for example to connect an outside account.
+                     * @constant
+                     */
+                    type: "button";
+                    /** @description Label of the field. */
+                    title?: string;
+                    /** @description Help text of the field. */
+                    description?: string;
+                    /** @description Address opened when the button is pressed. */
+                    callback_url: string;
+                    /** @description Text of the button. */
+                    button_text: string;
+                };
+            };
+            /** @description Names of the fields that must be filled in. */
+            required?: string[];
+        } | {
+            /** @description Id of the integration's UI component that renders the configuration form. */
+            componentId: string;
         };
         /** @description An integration published to Quire - a script that runs on Quire's events and requests, with the blocks, content sources and configuration it provides. */
         Integration: {
@@ -4178,32 +6143,6 @@ export interface components {
             /** @description The top-level blocks of the document, in reading order. */
             nodes: components["schemas"]["DocumentBlock"][];
         };
-        /** @description A person who uses Quire. */
-        User: {
-            /** @constant */
-            readonly object: "user";
-            /** @description Opaque identifier of the user. */
-            readonly id: string;
-            /** @description Name shown to other people. */
-            displayName: string;
-            /**
-             * Format: email
-             * @description E-mail address; shown only to the user and to admins of organizations the user belongs to.
-             */
-            email?: string;
-            /**
-             * Format: uri
-             * @description URL of the user's picture.
-             */
-            photoURL?: string;
-            readonly urls: {
-                /**
-                 * Format: uri
-                 * @description API URL of the user.
-                 */
-                location: string;
-            };
-        };
         /** @description A proposed set of edits to the content of a space, reviewed and then merged into its main content. */
         ChangeRequest: {
             /** @constant */
@@ -4511,6 +6450,199 @@ export interface components {
             parts: components["schemas"]["ConversationPart"][];
             metadata: components["schemas"]["ConversationMetadata"];
         };
+        /** @description An invitation by e-mail, as `inviteUsersToOrganization` made it. */
+        OrganizationEmailInvite: {
+            /** @constant */
+            readonly object: "email-invite";
+            /** @description Id of the invite; `deleteOrganizationInviteById` revokes it. */
+            readonly id: string;
+            /**
+             * Format: email
+             * @description The address invited.
+             */
+            email: string;
+            role: components["schemas"]["MemberRoleOrGuest"];
+            /**
+             * Format: date-time
+             * @description After this moment the invitation lets nobody join.
+             */
+            expiresAt: string;
+            /**
+             * Format: uri
+             * @description The join address, holding the invitation's secret, for the admin to pass on: present only when Quire has
+             *     no mail server (`QUIRE_SMTP_URL` unset). With one, the address goes to the person by mail and to nobody else.
+             */
+            url?: string;
+        };
+        /** @description One page of a list of invitations by e-mail. */
+        OrganizationEmailInviteList: {
+            next?: components["schemas"]["ListNext"];
+            /** @description Total number of items in the list. */
+            count?: number;
+            items: components["schemas"]["OrganizationEmailInvite"][];
+        };
+        /** @description What `inviteUsersToOrganization` did. */
+        OrganizationInvitesSent: {
+            /**
+             * @description Ids of the users added to the organization by this request: always empty, since nobody joins before
+             *     accepting their invitation (`acceptOrganizationInvite`, or `joinOrganizationWithInvite` when signed in).
+             */
+            users: string[];
+            /** @description How many invitations were made (addresses of members already in the organization get none). */
+            invited: number;
+            /** @description The invitations made, one per address invited. */
+            invites: components["schemas"]["OrganizationEmailInvite"][];
+        };
+        /**
+         * @description An invitation to join the organization with a role: a link anyone holding it can use (up to `maxUses` people),
+         *     or an invitation by e-mail for one person (`inviteUsersToOrganization`). Its secret join address is answered
+         *     once, by the operation that makes it (`url`).
+         */
+        InviteLinkToOrganization: {
+            /** @constant */
+            readonly object: "invite";
+            /** @description Opaque identifier of the invite (not its secret). */
+            readonly id: string;
+            role: components["schemas"]["MemberRoleOrGuest"];
+            /** @description Whether the caller already has at least the role the invite gives. */
+            readonly redundant: boolean;
+            /**
+             * Format: date-time
+             * @description When the invite was made.
+             */
+            readonly createdAt: string;
+            /**
+             * Format: date-time
+             * @description After this moment the invite lets nobody join.
+             */
+            expiresAt: string;
+            /** @description How many people may join with the invite; null for no limit. */
+            maxUses: number | null;
+            /** @description How many people have joined with it. */
+            readonly uses: number;
+            /**
+             * Format: uri
+             * @description The join address, holding the invite's secret: answered only by `createOrganizationInvite`, once. Quire
+             *     keeps only the secret's hash, so a lost address cannot be shown again: delete the invite and make another.
+             */
+            readonly url?: string;
+        };
+        /** @description One page of a list of the organization's invite links to itself (not to one space or collection). */
+        OrganizationInviteLinkList: {
+            next?: components["schemas"]["ListNext"];
+            /** @description Total number of items in the list. */
+            count?: number;
+            items: components["schemas"]["InviteLinkToOrganization"][];
+        };
+        /**
+         * Format: date-time
+         * @description When the link stops working; in the future, at most a year ahead (30 days when omitted).
+         */
+        InviteExpiresAt: string;
+        /** @description How many people may join with the link (no limit when omitted). */
+        InviteMaxUses: number;
+        /** @description An invite link to the organization, with the role the people joining with it get. */
+        CreateInviteToOrganization: {
+            role: components["schemas"]["MemberRoleOrGuest"];
+            expiresAt?: components["schemas"]["InviteExpiresAt"];
+            maxUses?: components["schemas"]["InviteMaxUses"];
+        };
+        /**
+         * @description An invite link to one space of the organization: the people joining with it become guests of the
+         *     organization (members keep their role) with `level` on the space.
+         */
+        CreateInviteToSpace: {
+            level: components["schemas"]["MemberRole"];
+            /** @description Id of the space, which must be in the organization. */
+            space: string;
+            expiresAt?: components["schemas"]["InviteExpiresAt"];
+            maxUses?: components["schemas"]["InviteMaxUses"];
+        };
+        /**
+         * @description An invite link to one collection of the organization: the people joining with it become guests of the
+         *     organization (members keep their role) with `level` on the collection and everything in it.
+         */
+        CreateInviteToCollection: {
+            level: components["schemas"]["MemberRole"];
+            /** @description Id of the collection, which must be in the organization. */
+            collection: string;
+            expiresAt?: components["schemas"]["InviteExpiresAt"];
+            maxUses?: components["schemas"]["InviteMaxUses"];
+        };
+        /** @description An invite link to the organization, to one of its spaces or to one of its collections. */
+        CreateOrganizationInvite: components["schemas"]["CreateInviteToOrganization"] | components["schemas"]["CreateInviteToSpace"] | components["schemas"]["CreateInviteToCollection"];
+        /**
+         * @description An invite link to one space of the organization: the people joining
+         *     with it become guests of the organization (members keep their role) with `level` on the space. Its secret
+         *     join address is answered once, by the operation that makes it (`url`).
+         */
+        InviteLinkToSpace: {
+            /** @constant */
+            readonly object: "invite";
+            /** @description Opaque identifier of the invite (not its secret). */
+            readonly id: string;
+            level: components["schemas"]["MemberRole"];
+            /** @description Whether the caller already has at least `level` on the space. */
+            readonly redundant: boolean;
+            space: components["schemas"]["Space"];
+            /**
+             * Format: date-time
+             * @description When the invite was made.
+             */
+            readonly createdAt: string;
+            /**
+             * Format: date-time
+             * @description After this moment the invite lets nobody join.
+             */
+            expiresAt: string;
+            /** @description How many people may join with the invite; null for no limit. */
+            maxUses: number | null;
+            /** @description How many people have joined with it. */
+            readonly uses: number;
+            /**
+             * Format: uri
+             * @description The join address, holding the invite's secret: answered only by `createOrganizationInvite`, once. Quire
+             *     keeps only the secret's hash, so a lost address cannot be shown again: delete the invite and make another.
+             */
+            readonly url?: string;
+        };
+        /**
+         * @description An invite link to one collection of the organization (and all in it): the people joining
+         *     with it become guests of the organization (members keep their role) with `level` on the collection. Its secret
+         *     join address is answered once, by the operation that makes it (`url`).
+         */
+        InviteLinkToCollection: {
+            /** @constant */
+            readonly object: "invite";
+            /** @description Opaque identifier of the invite (not its secret). */
+            readonly id: string;
+            level: components["schemas"]["MemberRole"];
+            /** @description Whether the caller already has at least `level` on the collection. */
+            readonly redundant: boolean;
+            collection: components["schemas"]["Collection"];
+            /**
+             * Format: date-time
+             * @description When the invite was made.
+             */
+            readonly createdAt: string;
+            /**
+             * Format: date-time
+             * @description After this moment the invite lets nobody join.
+             */
+            expiresAt: string;
+            /** @description How many people may join with the invite; null for no limit. */
+            maxUses: number | null;
+            /** @description How many people have joined with it. */
+            readonly uses: number;
+            /**
+             * Format: uri
+             * @description The join address, holding the invite's secret: answered only by `createOrganizationInvite`, once. Quire
+             *     keeps only the secret's hash, so a lost address cannot be shown again: delete the invite and make another.
+             */
+            readonly url?: string;
+        };
+        /** @description An invite link to the organization, to one of its spaces or to one of its collections. */
+        OrganizationInviteLink: components["schemas"]["InviteLinkToOrganization"] | components["schemas"]["InviteLinkToSpace"] | components["schemas"]["InviteLinkToCollection"];
         /** @description A user's membership of an organization. */
         Member: {
             /** @constant */
@@ -4757,8 +6889,8 @@ export interface components {
         };
         /**
          * @description A SAML 2.0 identity provider through which members of the organization sign in. `ssoURL`, `entityID` and
-         *     `certificate` describe the identity provider and are empty until set; `service` describes the Quire side,
-         *     to be entered in the identity provider.
+         *     `certificate` describe the identity provider: `ssoURL` is given when the provider is created, the other two
+         *     are empty until set; `service` describes the Quire side, to be entered in the identity provider.
          */
         SAMLProvider: {
             /** @constant */
@@ -4767,7 +6899,10 @@ export interface components {
             readonly id: string;
             /** @description Name of the provider shown on the login page. */
             label: string;
-            /** @description URL of the identity provider's single sign-on endpoint, or an empty string until set. */
+            /**
+             * @description URL of the identity provider's single sign-on endpoint. Required when a provider is created; only a
+             *     provider created by an earlier Quire without one answers an empty string, until it is set.
+             */
             ssoURL: string | "";
             /** @description Entity id of the identity provider, or an empty string until set. */
             entityID: string;
@@ -4819,6 +6954,61 @@ export interface components {
             /** @description Total number of items in the list. */
             count?: number;
             items: components["schemas"]["SAMLProvider"][];
+        };
+        /** @description A page matching a search, with the sections of it that match. */
+        SearchResult: {
+            /** @description Id of the page. */
+            readonly id: string;
+            /** @description Title of the page. */
+            readonly title: string;
+            /** @description Path of the page within the space. */
+            readonly path: string;
+            /** @description The parts of the page (under a heading) that match, best match first. */
+            readonly sections: {
+                /** @description Id of the section (the anchor of its heading). */
+                id: string;
+                /** @description Title of the heading the section starts with; empty for the part before the first heading. */
+                title: string;
+                /** @description Path of the section, the page's path followed by `#` and the anchor. */
+                path: string;
+                /** @description Text of the section around the match. */
+                body: string;
+                urls: {
+                    /**
+                     * Format: uri
+                     * @description URL of the section in the Quire app.
+                     */
+                    app: string;
+                };
+            }[];
+            /** @description The pages above the page in the tree, from the top-level page down to its parent. */
+            readonly ancestors: {
+                /** @description Title of the ancestor page. */
+                title: string;
+            }[];
+            readonly urls: {
+                /**
+                 * Format: uri
+                 * @description URL of the page in the Quire app.
+                 */
+                app: string;
+            };
+        };
+        /** @description A space with pages matching a search of its organization, its best matching pages first. */
+        SearchSpaceResult: {
+            /** @description Id of the space. */
+            readonly id: string;
+            /** @description Title of the space. */
+            readonly title: string;
+            /** @description The best matching pages of the space (at most 10), each with its matching sections. */
+            readonly pages: components["schemas"]["SearchResult"][];
+        };
+        /** @description One page of the spaces matching a search of an organization, best match first. */
+        SearchSpaceResultList: {
+            next?: components["schemas"]["ListNext"];
+            /** @description Number of spaces that match, among the ranked candidates (see the operation). */
+            count: number;
+            items: components["schemas"]["SearchSpaceResult"][];
         };
         /**
          * @description The plan of a docs site, which decides the features it has. New sites are `basic` unless another type is
@@ -5486,6 +7676,71 @@ export interface components {
                 cookies: boolean;
             }[];
         };
+        /**
+         * @description The visitor authentication of a `visitor-auth` site. Visitors without a valid JWT are sent to `fallbackURL`
+         *     with `?location=<the address they asked for>`; the organization's backend signs them in its own way, signs a
+         *     JWT (HS256, with `exp`) with `privateKey` and sends them back to that address with `?jwt_token=<jwt>`.
+         */
+        SitePublishingAuth: {
+            /** @constant */
+            readonly object: "publishing-auth";
+            /**
+             * @description Who signs visitors in: always `custom` (the organization's own backend) on a self-hosted Quire, which
+             *     installs no visitor-authentication integrations on sites.
+             * @constant
+             */
+            backend: "custom";
+            /** @description The 256-bit key, base64url, that the backend signs visitors' JWTs with (HS256). Kept sealed. */
+            readonly privateKey: string;
+            /**
+             * Format: uri
+             * @description The address visitors without a valid JWT are sent to, to sign in. Absent until set.
+             */
+            fallbackURL?: string;
+        };
+        /** @description A change of the visitor authentication of a site. */
+        SitePublishingAuthUpdate: {
+            /**
+             * @description `custom`: the organization's own backend signs visitors in. `integration` is refused (400): a self-hosted
+             *     Quire installs no integrations on sites, so none can sign its visitors in.
+             * @enum {string}
+             */
+            backend: "custom" | "integration";
+            /** @description The address visitors without a valid JWT are sent to; null removes it; omitted leaves it as it is. */
+            fallbackURL?: string | null;
+        };
+        /** @description Which site spaces a search of a site covers. */
+        SiteSearchScope: {
+            /**
+             * @description The default site space of each section.
+             * @constant
+             */
+            mode: "default";
+            /** @description A site space searched as well. */
+            currentSiteSpace?: string;
+        } | {
+            /** @constant */
+            mode: "specific";
+            siteSpaceIds: string[];
+        } | {
+            /**
+             * @description Every site space of the site.
+             * @constant
+             */
+            mode: "all";
+        };
+        /** @description One page of the results of a search of a site, one item per space with matching pages, in the site's order. */
+        SiteSearchResultList: {
+            next?: components["schemas"]["ListNext"];
+            items: {
+                /** @description Id of the space. */
+                readonly id: string;
+                /** @description Title of the space. */
+                readonly title: string;
+                /** @description The space's best matching pages, best first (at most 20). */
+                readonly pages: components["schemas"]["SearchResult"][];
+            }[];
+        };
         /** @description One page of a list of site section groups. */
         SiteSectionGroupList: {
             next?: components["schemas"]["ListNext"];
@@ -5493,12 +7748,69 @@ export interface components {
             count?: number;
             items: components["schemas"]["SiteSectionGroup"][];
         };
+        /** @description Points at a section or a section group of a site. */
+        SiteSectionGroupPointer: {
+            /** @enum {string} */
+            type: "site-section" | "site-section-group";
+            /** @description Id of a section or section group of the same level. */
+            id: string;
+        };
         /** @description One page of a list of site sections. */
         SiteSectionList: {
             next?: components["schemas"]["ListNext"];
             /** @description Total number of items in the list. */
             count?: number;
             items: components["schemas"]["SiteSection"][];
+        };
+        /** @description Points at a section of a site. */
+        SiteSectionPointer: {
+            /** @constant */
+            type: "site-section";
+            /** @description Id of a section of the same level. */
+            siteSection: string;
+        };
+        /**
+         * @description A path of the site, from the site's own address: a leading `/`, then segments of unreserved characters
+         *     (letters, digits, `-`, `.`, `_`, `~`) or percent-encoded bytes, joined by single slashes, with no trailing
+         *     slash, query or fragment. A segment `.` or `..` alone is refused too (browsers resolve them away, so no
+         *     visitor could ask for such a source), though the public pattern lets them through. A visitor who opens `<site address><source>` is sent to the destination.
+         * @example /old/setup
+         */
+        SiteRedirectSourcePath: string;
+        /** @description Where a site redirect sends visitors, inside the same site. */
+        SiteRedirectDestination: {
+            /** @constant */
+            kind: "site-section";
+            /** @description Id of a section of the site; visitors land on its address. */
+            siteSectionId: string;
+        } | {
+            /** @constant */
+            kind: "site-space";
+            /** @description Id of a site space of the site; visitors land on its address. */
+            siteSpaceId: string;
+        } | {
+            /** @constant */
+            kind: "site-page";
+            /** @description Id of the site space of the page. */
+            siteSpaceId: string;
+            /** @description Id of a page of that site space's space; visitors land on its address in the published revision. */
+            pageId: string;
+        };
+        /** @description A path of a docs site that sends its visitors elsewhere in the site. */
+        SiteRedirect: {
+            /** @constant */
+            readonly object: "site-redirect";
+            /** @description Unique id of the redirect. */
+            readonly id: string;
+            source: components["schemas"]["SiteRedirectSourcePath"];
+            destination: components["schemas"]["SiteRedirectDestination"];
+        };
+        /** @description One page of a list of site redirects. */
+        SiteRedirectList: {
+            next?: components["schemas"]["ListNext"];
+            /** @description Total number of items in the list. */
+            count?: number;
+            items: components["schemas"]["SiteRedirect"][];
         };
         /** @description A secret link that lets people outside the organization read a site whose visibility is `share-link`. */
         ShareLink: {
@@ -5585,37 +7897,32 @@ export interface components {
             insights?: components["schemas"]["CustomizationInsights"] | null;
         };
         /**
-         * @description The visitor authentication of a `visitor-auth` site: the backend that signs visitors in, and the key it signs
-         *     their JWTs with (HS256). The backend signs a JWT with `exp` (and any claims) and sends the visitor to the
-         *     site's address with `?jwt_token=<jwt>`.
+         * @description The whole structure of a docs site, in its order: `sections` when the site has sections (its sections and
+         *     section groups at the root, groups holding their children), else `siteSpaces` (the site spaces of its root).
          */
-        SiteVisitorAuth: {
+        SiteStructure: {
             /** @constant */
-            readonly object: "site-visitor-auth";
-            /**
-             * Format: uri
-             * @description The address visitors are sent to to sign in, with `?location=<address they asked for>`.
-             */
-            backendUrl: string;
+            type: "sections";
+            structure: (components["schemas"]["SiteSection"] | components["schemas"]["SiteSectionGroup"])[];
+        } | {
             /** @constant */
-            readonly algorithm: "HS256";
-            /** @description The 256-bit key, base64url, that the backend signs JWTs with. Kept sealed. */
-            readonly signingKey: string;
-            /** Format: date-time */
-            readonly updatedAt: string;
+            type: "siteSpaces";
+            structure: components["schemas"]["SiteSpace"][];
         };
-        /** @description A single sign-on entry point of an organization, as shown on a login page. */
-        SSOProviderLogin: {
-            /** @description Id of the SAML provider. */
-            readonly id: string;
-            /** @description Name of the provider. */
-            readonly label: string;
-            /**
-             * Format: uri
-             * @description URL that starts a sign-in through this provider.
-             */
-            readonly startURL: string;
+        /** @description Points at an item of a site's structure. */
+        SiteStructureItemPointer: {
+            /** @enum {string} */
+            type: "site-space" | "site-section" | "site-section-group";
+            /** @description Id of the site space, section or section group. */
+            id: string;
         };
+        /** @description Where an item of a site's structure goes; give `before` or `after`, or neither to put it last at its level. */
+        SiteStructureItemMovePosition: {
+            before?: components["schemas"]["SiteStructureItemPointer"];
+            after?: components["schemas"]["SiteStructureItemPointer"];
+        };
+        /** @description An item of a site's structure, as moved. */
+        SiteStructureItem: components["schemas"]["SiteSpace"] | components["schemas"]["SiteSection"] | components["schemas"]["SiteSectionGroup"];
         /** @description One page of teams. */
         TeamList: {
             next?: components["schemas"]["ListNext"];
@@ -5713,6 +8020,306 @@ export interface components {
             /** @description Id of the entry to delete. */
             id: string;
         };
+        /** @description A page named in a list of changes, as the revision it is taken from has it. */
+        ChangedRevisionPage: {
+            /** @description Id of the page. */
+            id: string;
+            /**
+             * @description Kind of entry, as in `RevisionPage`.
+             * @enum {string}
+             */
+            type: "document" | "group" | "link" | "computed";
+            /** @description Title of the page. */
+            title: string;
+            /** @description Path of the page; absent on link entries. */
+            path?: string;
+        };
+        /** @description One field of a changed page or file, before and after the change; a side is absent when the field had no value there. */
+        ChangeAttribute: {
+            /** @description The value before the change. */
+            before?: unknown;
+            /** @description The value after the change. */
+            after?: unknown;
+        };
+        /** @description A file named in a list of changes, as the revision it is taken from has it. */
+        ChangedRevisionFile: {
+            /** @description Id of the file. */
+            id: string;
+            /** @description Name of the file. */
+            name: string;
+            /** @description Media type of the file. */
+            contentType: string;
+            /**
+             * Format: uri
+             * @description Signed URL the file's bytes can be downloaded from.
+             */
+            downloadURL: string;
+        };
+        /**
+         * @description One change from a revision to another, told apart by `type`: a page created, edited (`attributes` names
+         *     the fields that changed, each with its value before and after; `document` gives the `documentId` of the
+         *     page's content before and after, readable with `getDocumentById`), moved to another parent (`parent`;
+         *     a side is absent for the top level) or deleted; a file created, edited or deleted.
+         */
+        RevisionSemanticChange: {
+            /** @enum {string} */
+            type: "page_created" | "page_deleted";
+            page: components["schemas"]["ChangedRevisionPage"];
+        } | {
+            /** @constant */
+            type: "page_edited";
+            page: components["schemas"]["ChangedRevisionPage"];
+            /** @description The fields that changed. `target` is where a link entry points. */
+            attributes: {
+                title?: components["schemas"]["ChangeAttribute"];
+                description?: components["schemas"]["ChangeAttribute"];
+                slug?: components["schemas"]["ChangeAttribute"];
+                emoji?: components["schemas"]["ChangeAttribute"];
+                document?: components["schemas"]["ChangeAttribute"];
+                layout?: components["schemas"]["ChangeAttribute"];
+                cover?: components["schemas"]["ChangeAttribute"];
+                variables?: components["schemas"]["ChangeAttribute"];
+                target?: components["schemas"]["ChangeAttribute"];
+            };
+        } | {
+            /** @constant */
+            type: "page_moved";
+            page: components["schemas"]["ChangedRevisionPage"];
+            /** @description The page's parent before and after the move; a side is absent for the top level. */
+            parent: {
+                before?: components["schemas"]["ChangedRevisionPage"];
+                after?: components["schemas"]["ChangedRevisionPage"];
+            };
+        } | {
+            /** @enum {string} */
+            type: "file_created" | "file_deleted";
+            file: components["schemas"]["ChangedRevisionFile"];
+        } | {
+            /** @constant */
+            type: "file_edited";
+            file: components["schemas"]["ChangedRevisionFile"];
+            /** @description The fields that changed; `downloadURL` when the bytes did. */
+            attributes: {
+                name?: components["schemas"]["ChangeAttribute"];
+                contentType?: components["schemas"]["ChangeAttribute"];
+                size?: components["schemas"]["ChangeAttribute"];
+                dimensions?: components["schemas"]["ChangeAttribute"];
+                downloadURL?: components["schemas"]["ChangeAttribute"];
+            };
+        };
+        /** @description What changed from one revision to another, pages first, then files. */
+        RevisionSemanticChanges: {
+            /** @description The changes, at most `limit` of them. */
+            changes: components["schemas"]["RevisionSemanticChange"][];
+            /** @description How many further changes were left out because of `limit`; absent when none were. */
+            more?: number;
+            /** @description For a merge revision, the change request whose merge made it. */
+            mergedFrom?: components["schemas"]["ChangeRequest"];
+        };
+        /** @description One emoji reaction on a comment or a reply, with the people who reacted with it. */
+        CommentReaction: {
+            /** @description The emoji of the reaction. */
+            readonly emoji: string;
+            /** @description How many people reacted with this emoji. */
+            readonly count: number;
+            /** @description The people who reacted with this emoji, with when they did. */
+            readonly users: {
+                user: components["schemas"]["User"];
+                /**
+                 * Format: date-time
+                 * @description When this person added the reaction.
+                 */
+                readonly reactedAt: string;
+            }[];
+        };
+        /**
+         * @description The content of a comment or a reply, in one of three forms: `{markdown}` (Markdown text), `{document}` (a
+         *     rich document tree) or `{}` (no content). In a request, either filled form is accepted and stored. In an
+         *     answer, the form follows the `format` query parameter: `markdown` answers `{markdown}`, `document` answers
+         *     `{document}`; without `format` the body is answered in the form it was written in. An empty body is always
+         *     answered as `{}`.
+         */
+        CommentBody: {
+            /** @description The content as Markdown text. */
+            markdown: string;
+        } | {
+            document: components["schemas"]["JSONDocument"];
+        } | Record<string, never>;
+        /**
+         * @description A discussion started on a space: on the space as a whole, on one of its pages, on a block (node) of a page,
+         *     on a cell of a table block, or on a change request. `status` is `open` until someone resolves the comment;
+         *     `resolvedAt` and `resolvedBy` are present exactly when it is `resolved`.
+         */
+        Comment: {
+            /** @constant */
+            readonly object: "comment";
+            /** @description Opaque identifier of the comment. */
+            readonly id: string;
+            /** @description The author of the comment. */
+            postedBy: components["schemas"]["User"];
+            /**
+             * Format: date-time
+             * @description When the comment was posted.
+             */
+            readonly postedAt: string;
+            /**
+             * Format: date-time
+             * @description When the body of the comment was last changed; absent when it never was.
+             */
+            readonly editedAt?: string;
+            /** @description The emoji reactions on the comment, one item per emoji. */
+            readonly reactions: components["schemas"]["CommentReaction"][];
+            /** @description Number of replies to the comment. */
+            readonly replies: number;
+            /** @description The people who replied, one item per person. */
+            readonly repliers: {
+                /**
+                 * Format: date-time
+                 * @description When this person last replied.
+                 */
+                updatedAt: string;
+                /** @description How many replies this person posted. */
+                count: number;
+                user: components["schemas"]["User"];
+            }[];
+            body: components["schemas"]["CommentBody"];
+            /** @description What the comment is about. `space` and `revision` are always given; the other keys narrow the target. */
+            readonly target: {
+                /** @description The block of the page the comment is attached to. */
+                node?: {
+                    /** @description Id (key) of the block in the page document. */
+                    id: string;
+                };
+                /** @description The cell of a table block the comment is attached to. */
+                tableCell?: {
+                    /** @description Id of the table row (record). */
+                    record: string;
+                    /** @description Id of the table column (definition). */
+                    definition: string;
+                };
+                /** @description Id of the change request the comment was posted on. */
+                changeRequest?: string;
+                /** @description Id of the change request review the comment belongs to. */
+                review?: string;
+                /** @description The page the comment is attached to. */
+                page?: {
+                    /** @description Id of the page. */
+                    id: string;
+                };
+                /** @description Id of the space the comment belongs to. */
+                space: string;
+                /** @description Id of the revision the comment was posted on. */
+                revision: string;
+            };
+            readonly urls: {
+                /**
+                 * Format: uri
+                 * @description API URL of the comment.
+                 */
+                location: string;
+            };
+            /** @description What the caller may do with this comment. */
+            readonly permissions: {
+                /** @description The caller can read the comment. */
+                view: boolean;
+                /** @description The caller can change the body of the comment (only its author can). */
+                edit: boolean;
+                /** @description The caller can reply to the comment. */
+                reply: boolean;
+                /** @description The caller can delete the comment (its author, or an admin of the space). */
+                delete: boolean;
+            };
+            /**
+             * @description `open` until the comment is resolved; set with `resolved` on the update operation.
+             * @enum {string}
+             */
+            readonly status: "open" | "resolved";
+            /**
+             * Format: date-time
+             * @description When the comment was resolved; present only when `status` is `resolved`.
+             */
+            readonly resolvedAt?: string;
+            /** @description Who resolved the comment; present only when `status` is `resolved`. */
+            resolvedBy?: components["schemas"]["User"];
+        };
+        /** @description One page of a list of comments. */
+        CommentList: {
+            next?: components["schemas"]["ListNext"];
+            /** @description Total number of items in the list. */
+            count?: number;
+            items: components["schemas"]["Comment"][];
+        };
+        /** @description A reply in the discussion of a comment. */
+        CommentReply: {
+            /** @constant */
+            readonly object: "comment-reply";
+            /** @description Opaque identifier of the reply. */
+            readonly id: string;
+            /** @description The author of the reply. */
+            postedBy: components["schemas"]["User"];
+            /**
+             * Format: date-time
+             * @description When the reply was posted.
+             */
+            readonly postedAt: string;
+            /**
+             * Format: date-time
+             * @description When the body of the reply was last changed; absent when it never was.
+             */
+            readonly editedAt?: string;
+            /** @description The emoji reactions on the reply, one item per emoji. */
+            readonly reactions: components["schemas"]["CommentReaction"][];
+            body: components["schemas"]["CommentBody"];
+            readonly urls: {
+                /**
+                 * Format: uri
+                 * @description API URL of the reply.
+                 */
+                location: string;
+            };
+            /** @description What the caller may do with this reply. */
+            readonly permissions: {
+                /** @description The caller can read the reply. */
+                view: boolean;
+                /** @description The caller can change the body of the reply (only its author can). */
+                edit: boolean;
+                /** @description The caller can delete the reply (its author, or an admin of the space). */
+                delete: boolean;
+            };
+        };
+        /** @description One page of a list of comment replies. */
+        CommentReplyList: {
+            next?: components["schemas"]["ListNext"];
+            /** @description Total number of items in the list. */
+            count?: number;
+            items: components["schemas"]["CommentReply"][];
+        };
+        /**
+         * @description One person's contributions of one kind to a change request: `edit` (creating it, revisions of its content)
+         *     or `comment` (comments on it and replies to them).
+         */
+        ChangeRequestContributor: {
+            /**
+             * @description The kind of contribution counted.
+             * @enum {string}
+             */
+            readonly actionType: "edit" | "comment";
+            /** @description How many contributions of this kind the person made. */
+            readonly count: number;
+            /**
+             * Format: date-time
+             * @description When the person made the last of them.
+             */
+            readonly updatedAt: string;
+            user: components["schemas"]["User"];
+        };
+        /** @description One page of the contributors of a change request. */
+        ChangeRequestContributorList: {
+            next?: components["schemas"]["ListNext"];
+            /** @description Total number of items in the list. */
+            count?: number;
+            items: components["schemas"]["ChangeRequestContributor"][];
+        };
         /**
          * @description An entry of the page tree of a revision, told apart by `type`:
          *     - `document`: a page with content, which may hold child pages.
@@ -5766,6 +8373,11 @@ export interface components {
             pages: components["schemas"]["RevisionPage"][];
             /** @description The content of the page as Markdown; when a document (or computed) page is read on its own with `format` `markdown` or without `format`. */
             markdown?: string;
+            /**
+             * @description Id of the page's content as a rich document in this revision (`getDocumentById`); on a document or
+             *     computed page read on its own.
+             */
+            readonly documentId?: string;
             /** @description The content of the page as a rich document; only when `format` is `document` and the page is a document (or computed) page. */
             document?: components["schemas"]["JSONDocument"];
             /**
@@ -5909,6 +8521,34 @@ export interface components {
             };
         };
         /**
+         * @description A block of content defined once in a revision and inserted in any number of its pages. A page inserts it
+         *     with a paragraph of its own holding the include tag `{% include "/reusable-contents/<id>" %}`, which a page
+         *     read with `format` `document` answers as a `reusable-content` block (`data.ref.reusableContent` is the id).
+         */
+        RevisionReusableContent: {
+            /** @description Opaque identifier of the reusable content, the same in every revision of the space. */
+            id: string;
+            /** @description Title of the reusable content. */
+            title: string;
+            /**
+             * @description Id of the document holding the body of the reusable content in this revision (`getDocumentById`);
+             *     absent when the reusable content is empty.
+             */
+            document?: string;
+            /**
+             * @description The body of the reusable content as Markdown, on the reads of one reusable content (an addition to the
+             *     public API's shape, which names the document only); absent in the lists of a revision.
+             */
+            markdown?: string;
+            /** @description Where the reusable content lives in the synchronized Git repository (`.gitbook/includes/`); absent when not synchronized or when `metadata` is false. */
+            git?: {
+                /** @description Git object id of the blob. */
+                oid: string;
+                /** @description Path of the file in the repository. */
+                path: string;
+            };
+        };
+        /**
          * @description An immutable snapshot of the content of a space (or of a change request): its page tree, its files and its
          *     reusable content. Every edit produces a new revision.
          */
@@ -5933,20 +8573,8 @@ export interface components {
             readonly pages: components["schemas"]["RevisionPage"][];
             /** @description Every file of the revision. */
             readonly files: components["schemas"]["RevisionFile"][];
-            /** @description Blocks of content that pages of the revision can include by reference. */
-            readonly reusableContents: {
-                /** @description Opaque identifier of the reusable content. */
-                id: string;
-                /** @description Title of the reusable content. */
-                title: string;
-                /** @description Where the reusable content lives in the synchronized Git repository; absent when not synchronized or when `metadata` is false. */
-                git?: {
-                    /** @description Git object id of the blob. */
-                    oid: string;
-                    /** @description Path of the file in the repository. */
-                    path: string;
-                };
-            }[];
+            /** @description Blocks of content that pages of the revision insert by reference, in the order they were made (without their Markdown). */
+            readonly reusableContents: components["schemas"]["RevisionReusableContent"][];
             /** @description Variables defined for the whole space, by name; empty when there are none. */
             readonly variables: {
                 [key: string]: string;
@@ -6004,7 +8632,7 @@ export interface components {
         };
         /**
          * @description One edit of a batch applied to the content of a change request, told apart by `operation`: insert a page,
-         *     update a page, delete a page, or insert files.
+         *     update a page, delete a page, insert files, or insert, update or delete a reusable content.
          */
         ChangeRequestContentChange: {
             /** @constant */
@@ -6077,6 +8705,32 @@ export interface components {
                  */
                 url: string;
             })[];
+        } | {
+            /** @constant */
+            operation: "insert_reusable_content";
+            /** @description Title of the new reusable content. */
+            title: string;
+            /**
+             * @description Body of the new reusable content, as a page's content is given. Pages insert it with a paragraph of
+             *     its own holding `{% include "/reusable-contents/<id>" %}`, once it has its id (in a later batch).
+             */
+            document: components["schemas"]["PageDocumentInput"];
+            /** @description A label of the caller's choosing, unique in the batch, repeated in the answer next to the new reusable content's id and usable as `reusableContent` by later changes of the batch. */
+            ref?: string;
+        } | {
+            /** @constant */
+            operation: "update_reusable_content";
+            /** @description Id of the reusable content to change (or the `ref` of one inserted earlier in the batch). At least one other field must be given. */
+            reusableContent: string;
+            /** @description New title. */
+            title?: string;
+            /** @description New body, replacing the whole body; every page that inserts the reusable content shows it. */
+            document?: components["schemas"]["PageDocumentInput"];
+        } | {
+            /** @constant */
+            operation: "delete_reusable_content";
+            /** @description Id of the reusable content to delete. Pages that insert it keep their include tag, which then shows nothing. */
+            reusableContent: string;
         };
         /** @description The result of a batch of content changes applied to a change request. */
         ChangeRequestContentUpdate: {
@@ -6096,6 +8750,18 @@ export interface components {
             }[];
             /** @description The files added by `insert_files` changes, in the order of the request; absent when the batch added none. */
             readonly insertedFiles?: components["schemas"]["RevisionFile"][];
+            /** @description One entry per reusable content change of the batch, in the order of the request; absent when the batch made none. */
+            readonly reusableContents?: {
+                /**
+                 * @description What happened to the reusable content.
+                 * @enum {string}
+                 */
+                object: "created_reusable_content" | "updated_reusable_content" | "deleted_reusable_content";
+                /** @description Id of the reusable content; for an inserted one, the id it was given. */
+                reusableContent: string;
+                /** @description The `ref` the change carried, if any. */
+                ref?: string;
+            }[];
         };
         /** @description One page of the list of files of a revision. */
         RevisionFileList: {
@@ -6231,7 +8897,8 @@ export interface components {
         /**
          * @description A page that was changed both in the change request and in the main content since the change request
          *     started (or was last updated), in ways that cannot be combined automatically. A page conflicting in several
-         *     ways appears once per `kind`.
+         *     ways appears once per `kind`. A reusable content that conflicts is listed the same way, with its id as
+         *     `page`, an empty `path` and `reusableContent` true.
          */
         ChangeRequestConflict: {
             /** @description Id of the conflicting page. */
@@ -6249,6 +8916,8 @@ export interface components {
              * @enum {string}
              */
             readonly kind: "content" | "title" | "properties" | "structure" | "deleted";
+            /** @description True when the conflict is on a reusable content (named by `page`) rather than on a page; absent otherwise. */
+            readonly reusableContent?: boolean;
         };
         /** @description The outcome of the merge of a change request, told apart by `result`. */
         ChangeRequestMergeResult: {
@@ -6327,132 +8996,6 @@ export interface components {
          * @enum {string}
          */
         ChangeRequestReviewStatus: "approved" | "changes-requested";
-        /** @description One emoji reaction on a comment or a reply, with the people who reacted with it. */
-        CommentReaction: {
-            /** @description The emoji of the reaction. */
-            readonly emoji: string;
-            /** @description How many people reacted with this emoji. */
-            readonly count: number;
-            /** @description The people who reacted with this emoji, with when they did. */
-            readonly users: {
-                user: components["schemas"]["User"];
-                /**
-                 * Format: date-time
-                 * @description When this person added the reaction.
-                 */
-                readonly reactedAt: string;
-            }[];
-        };
-        /**
-         * @description The content of a comment or a reply, in one of three forms: `{markdown}` (Markdown text), `{document}` (a
-         *     rich document tree) or `{}` (no content). In a request, either filled form is accepted and stored. In an
-         *     answer, the form follows the `format` query parameter: `markdown` answers `{markdown}`, `document` answers
-         *     `{document}`; without `format` the body is answered in the form it was written in. An empty body is always
-         *     answered as `{}`.
-         */
-        CommentBody: {
-            /** @description The content as Markdown text. */
-            markdown: string;
-        } | {
-            document: components["schemas"]["JSONDocument"];
-        } | Record<string, never>;
-        /**
-         * @description A discussion started on a space: on the space as a whole, on one of its pages, on a block (node) of a page,
-         *     on a cell of a table block, or on a change request. `status` is `open` until someone resolves the comment;
-         *     `resolvedAt` and `resolvedBy` are present exactly when it is `resolved`.
-         */
-        Comment: {
-            /** @constant */
-            readonly object: "comment";
-            /** @description Opaque identifier of the comment. */
-            readonly id: string;
-            /** @description The author of the comment. */
-            postedBy: components["schemas"]["User"];
-            /**
-             * Format: date-time
-             * @description When the comment was posted.
-             */
-            readonly postedAt: string;
-            /**
-             * Format: date-time
-             * @description When the body of the comment was last changed; absent when it never was.
-             */
-            readonly editedAt?: string;
-            /** @description The emoji reactions on the comment, one item per emoji. */
-            readonly reactions: components["schemas"]["CommentReaction"][];
-            /** @description Number of replies to the comment. */
-            readonly replies: number;
-            /** @description The people who replied, one item per person. */
-            readonly repliers: {
-                /**
-                 * Format: date-time
-                 * @description When this person last replied.
-                 */
-                updatedAt: string;
-                /** @description How many replies this person posted. */
-                count: number;
-                user: components["schemas"]["User"];
-            }[];
-            body: components["schemas"]["CommentBody"];
-            /** @description What the comment is about. `space` and `revision` are always given; the other keys narrow the target. */
-            readonly target: {
-                /** @description The block of the page the comment is attached to. */
-                node?: {
-                    /** @description Id (key) of the block in the page document. */
-                    id: string;
-                };
-                /** @description The cell of a table block the comment is attached to. */
-                tableCell?: {
-                    /** @description Id of the table row (record). */
-                    record: string;
-                    /** @description Id of the table column (definition). */
-                    definition: string;
-                };
-                /** @description Id of the change request the comment was posted on. */
-                changeRequest?: string;
-                /** @description Id of the change request review the comment belongs to. */
-                review?: string;
-                /** @description The page the comment is attached to. */
-                page?: {
-                    /** @description Id of the page. */
-                    id: string;
-                };
-                /** @description Id of the space the comment belongs to. */
-                space: string;
-                /** @description Id of the revision the comment was posted on. */
-                revision: string;
-            };
-            readonly urls: {
-                /**
-                 * Format: uri
-                 * @description API URL of the comment.
-                 */
-                location: string;
-            };
-            /** @description What the caller may do with this comment. */
-            readonly permissions: {
-                /** @description The caller can read the comment. */
-                view: boolean;
-                /** @description The caller can change the body of the comment (only its author can). */
-                edit: boolean;
-                /** @description The caller can reply to the comment. */
-                reply: boolean;
-                /** @description The caller can delete the comment (its author, or an admin of the space). */
-                delete: boolean;
-            };
-            /**
-             * @description `open` until the comment is resolved; set with `resolved` on the update operation.
-             * @enum {string}
-             */
-            readonly status: "open" | "resolved";
-            /**
-             * Format: date-time
-             * @description When the comment was resolved; present only when `status` is `resolved`.
-             */
-            readonly resolvedAt?: string;
-            /** @description Who resolved the comment; present only when `status` is `resolved`. */
-            resolvedBy?: components["schemas"]["User"];
-        };
         /**
          * @description A review of a change request by a member of the organization. A review belongs to the revision of the
          *     change request it was given on: once the change request's content changes again (an edit or an update
@@ -6503,57 +9046,33 @@ export interface components {
             count?: number;
             items: components["schemas"]["ChangeRequestReview"][];
         };
-        /** @description One page of a list of comments. */
-        CommentList: {
-            next?: components["schemas"]["ListNext"];
-            /** @description Total number of items in the list. */
-            count?: number;
-            items: components["schemas"]["Comment"][];
+        /**
+         * @description What content is computed from, in the public API's form: a `type`, the `dependencies` it reads and the
+         *     `props` that choose what to compute. Quire computes `builtin:openapi` (the reference of one of the
+         *     organization's OpenAPI specifications, `dependencies.spec.ref = {kind: openapi, spec: <slug>}`, as the
+         *     `openapi-reference` template makes it); other types (`builtin:translation`, `integration:<name>:<source>`)
+         *     are accepted in this form and answered 422, since a self-hosted Quire has neither translations nor
+         *     integrations that compute content.
+         */
+        ComputedContentSource: {
+            /** @description Kind of source, such as `builtin:openapi`. */
+            type: string;
+            /** @description What to compute from the source (for `builtin:openapi` documents, `doc` and `page`). */
+            props?: Record<string, never>;
+            /** @description The content the computation reads, by name (for `builtin:openapi`, `spec`). */
+            dependencies?: Record<string, never>;
         };
-        /** @description A reply in the discussion of a comment. */
-        CommentReply: {
-            /** @constant */
-            readonly object: "comment-reply";
-            /** @description Opaque identifier of the reply. */
-            readonly id: string;
-            /** @description The author of the reply. */
-            postedBy: components["schemas"]["User"];
-            /**
-             * Format: date-time
-             * @description When the reply was posted.
-             */
-            readonly postedAt: string;
-            /**
-             * Format: date-time
-             * @description When the body of the reply was last changed; absent when it never was.
-             */
-            readonly editedAt?: string;
-            /** @description The emoji reactions on the reply, one item per emoji. */
-            readonly reactions: components["schemas"]["CommentReaction"][];
-            body: components["schemas"]["CommentBody"];
-            readonly urls: {
-                /**
-                 * Format: uri
-                 * @description API URL of the reply.
-                 */
-                location: string;
-            };
-            /** @description What the caller may do with this reply. */
-            readonly permissions: {
-                /** @description The caller can read the reply. */
-                view: boolean;
-                /** @description The caller can change the body of the reply (only its author can). */
-                edit: boolean;
-                /** @description The caller can delete the reply (its author, or an admin of the space). */
-                delete: boolean;
-            };
-        };
-        /** @description One page of a list of comment replies. */
-        CommentReplyList: {
-            next?: components["schemas"]["ListNext"];
-            /** @description Total number of items in the list. */
-            count?: number;
-            items: components["schemas"]["CommentReply"][];
+        /**
+         * @description The content a computed source produces: its pages (each with its content as `markdown`), files and
+         *     reusable contents, as a revision would hold them below the computed page.
+         */
+        ComputedRevision: {
+            /** @description The computed pages, in order, each a document page with its `markdown`. */
+            pages: components["schemas"]["RevisionPage"][];
+            /** @description The computed files (none for `builtin:openapi`). */
+            files: components["schemas"]["RevisionFile"][];
+            /** @description The computed reusable contents (none for `builtin:openapi`). */
+            reusableContents: components["schemas"]["RevisionReusableContent"][];
         };
         /** @description What to export the space to, a branch of a Git repository, and the message of the commit to create. */
         ExportGitRepositoryBody: {
@@ -6670,45 +9189,6 @@ export interface components {
                 url?: string;
             };
         };
-        /** @description A page matching a search, with the sections of it that match. */
-        SearchResult: {
-            /** @description Id of the page. */
-            readonly id: string;
-            /** @description Title of the page. */
-            readonly title: string;
-            /** @description Path of the page within the space. */
-            readonly path: string;
-            /** @description The parts of the page (under a heading) that match, best match first. */
-            readonly sections: {
-                /** @description Id of the section (the anchor of its heading). */
-                id: string;
-                /** @description Title of the heading the section starts with; empty for the part before the first heading. */
-                title: string;
-                /** @description Path of the section, the page's path followed by `#` and the anchor. */
-                path: string;
-                /** @description Text of the section around the match. */
-                body: string;
-                urls: {
-                    /**
-                     * Format: uri
-                     * @description URL of the section in the Quire app.
-                     */
-                    app: string;
-                };
-            }[];
-            /** @description The pages above the page in the tree, from the top-level page down to its parent. */
-            readonly ancestors: {
-                /** @description Title of the ancestor page. */
-                title: string;
-            }[];
-            readonly urls: {
-                /**
-                 * Format: uri
-                 * @description URL of the page in the Quire app.
-                 */
-                app: string;
-            };
-        };
         /** @description One page of the results of a search, best match first. */
         SearchResultList: {
             next?: components["schemas"]["ListNext"];
@@ -6767,47 +9247,327 @@ export interface components {
             /** @constant */
             readonly object: "published-content-redirect";
             /**
-             * @description `visitor-auth`: the site needs a JWT from its visitor-authentication backend.
+             * @description `visitor-auth`: the site needs a JWT from its visitor-authentication backend. `site-redirect`: the
+             *     address's path is the source of one of the site's redirects (createSiteRedirect), which comes before
+             *     what the path would show. `moved-page`: no page is at this path now, but a page was in one of the
+             *     space's last 20 revisions and is at another path now. Readers answer both of these with a permanent
+             *     redirect (308).
              * @enum {string}
              */
-            readonly reason: "visitor-auth";
+            readonly reason: "visitor-auth" | "site-redirect" | "moved-page";
             /**
-             * @description The redirect leaves Quire (the organization's own backend).
+             * @description `external`: the redirect leaves Quire (the organization's own backend); `content`: another address of the same published site.
              * @enum {string}
              */
-            readonly target: "external";
+            readonly target: "external" | "content";
             /**
              * Format: uri
-             * @description The backend's address with `?location=<the requested address, without secrets>`.
+             * @description The backend's address with `?location=<the requested address, without secrets>`, or the published address to go to instead (without share key).
              */
             readonly redirect: string;
         };
         /**
-         * @description A role granted directly on a space or a collection to one user or one team. Grants inherit down the tree:
-         *     a grant on a collection applies to its sub-collections and spaces. A user's role on content is the
-         *     highest of their organization role (through default levels), and the roles granted to them and to their
-         *     teams on the content and its collections; a guest of the organization sees only what was granted.
+         * @description How a link to a web page shows when embedded in content: its title, the site it belongs to and the site's
+         *     icon, read from the page's HTML (`og:title`, else `<title>`; `og:site_name`, else the host name; the first
+         *     `<link rel="icon">`). Quire answers only the `link` form: it never relays a page's own HTML.
          */
-        ContentPermission: {
-            /** @constant */
-            readonly object: "content-permission";
-            role: components["schemas"]["MemberRole"];
-            /** @description The user the role is granted to (absent for a team's grant). */
-            user?: components["schemas"]["User"];
-            /** @description The team the role is granted to (absent for a user's grant). */
-            team?: {
-                /** @description Id of the team. */
-                id: string;
-                /** @description Name of the team. */
-                title: string;
-            };
+        Embed: {
+            /**
+             * @description `link`: shown as a link card. (The public API also has `rich` and `integration`, which Quire does not produce.)
+             * @enum {string}
+             */
+            readonly type: "link";
+            /** @description Title of the page; the URL itself when the page has none or could not be read as HTML. */
+            readonly title: string;
+            /** @description Name of the site the page belongs to. */
+            readonly site: string;
+            /**
+             * Format: uri
+             * @description Absolute http(s) address of the site's icon, when the page names one.
+             */
+            readonly icon?: string;
         };
-        /** @description One page of the roles granted on a space or a collection, teams first, then users; oldest grant first within each. */
-        ContentPermissionList: {
+        /**
+         * @description What an app address points at: a collection, or a space with, when the address names them, one of its
+         *     change requests and a page (answered without its content).
+         */
+        ContentAtUrl: {
+            collection: components["schemas"]["Collection"];
+        } | {
+            space: components["schemas"]["Space"];
+            /** @description The change request the address names; absent for the space's main content. */
+            changeRequest?: components["schemas"]["ChangeRequest"];
+            /** @description The page the address names (a document or group page), in the change request's content when one is named. */
+            page?: components["schemas"]["RevisionPage"];
+        };
+        /**
+         * @description A user's role on a space or a collection. Grants inherit down the tree: a grant on a collection applies to
+         *     its sub-collections and spaces; a user's role on content is the highest of their organization role (through
+         *     default levels) and the roles granted to them and to their teams on the content and its collections.
+         */
+        UserContentPermission: {
+            permission: components["schemas"]["MemberRole"];
+            user: components["schemas"]["User"];
+        };
+        /** @description One page of users with their role on a space or collection. */
+        UserContentPermissionList: {
             next?: components["schemas"]["ListNext"];
             /** @description Total number of items in the list. */
             count?: number;
-            items: components["schemas"]["ContentPermission"][];
+            items: components["schemas"]["UserContentPermission"][];
+        };
+        /** @description The role granted to a team on a space or a collection. */
+        TeamContentPermission: {
+            permission: components["schemas"]["MemberRole"];
+            team: components["schemas"]["Team"];
+        };
+        /** @description One page of teams with the role granted to them on a space or collection. */
+        TeamContentPermissionList: {
+            next?: components["schemas"]["ListNext"];
+            /** @description Total number of items in the list. */
+            count?: number;
+            items: components["schemas"]["TeamContentPermission"][];
+        };
+        /**
+         * @description What a visitor did on a published site.
+         * @enum {string}
+         */
+        SiteInsightsEventType: "page_view" | "search_open" | "search_type_query" | "search_open_result" | "page_post_feedback" | "page_post_feedback_comment" | "ask_question" | "ask_view" | "ask_rate_response" | "link_click" | "api_client_open" | "api_client_request" | "ad_click" | "ad_display" | "trademark_click";
+        /**
+         * @description The visitor and the session an event belongs to, in the public API's form. Quire keeps only what its
+         *     aggregates need: a keyed hash of `visitorId` and of `sessionId` (to count visitors and sessions), the kind
+         *     of device, browser and operating system and the crawler read from `userAgent` (not the string itself),
+         *     `language`, and `referrer` without its query and fragment. `cookies`, `ip`, `visitorAuthToken` and
+         *     `visitorAuthClaims` are accepted so that existing clients work, and never stored.
+         */
+        SiteInsightsEventSession: {
+            /** @description The client's identifier of the visitor (kept only as a keyed hash). */
+            visitorId: string;
+            /** @description The client's identifier of the visitor's session (kept only as a keyed hash). */
+            sessionId: string;
+            /** @description The visitor's cookies (accepted, never stored). */
+            cookies: {
+                [key: string]: string;
+            };
+            /** @description The visitor's IP address (accepted, never stored nor used). */
+            ip?: string;
+            /** @description The visitor's user agent, read into a device, browser, operating system and crawler. */
+            userAgent: string;
+            /** @description The visitor's language (a BCP 47 tag such as `en-GB`). */
+            language: string | null;
+            /** @description Where the visitor came from; null or empty when unknown. */
+            referrer: string | "" | null;
+            /**
+             * @deprecated
+             * @description The visitor's authentication token (accepted, never stored nor read).
+             */
+            visitorAuthToken?: string | null;
+            /** @description The visitor's claims (accepted, never stored: claims identify people). */
+            visitorAuthClaims?: Record<string, never>;
+        };
+        /** @description Where on the site an event happened. */
+        SiteInsightsEventLocation: {
+            /**
+             * Format: uri
+             * @description The address of the page; kept without its query and fragment (which may hold share keys or tokens).
+             */
+            url: string;
+            /**
+             * @description Whether the event happened on the site or in an embedded widget.
+             * @default site
+             * @enum {string}
+             */
+            displayContext: "site" | "embed";
+            /** @description Id of the site section. */
+            siteSection: string | null;
+            /** @description Id of the site space. */
+            siteSpace: string | null;
+            /** @description Id of the share link the visitor came through (its id, never its key). */
+            siteShareKey: string | null;
+            /** @description Id of the space. */
+            space: string | null;
+            /** @description Id of the revision. */
+            revision: string | null;
+            /** @description Id of the page. */
+            page: string | null;
+        };
+        /** @description Where a clicked link goes, as a content reference - `kind` and the field of that name (`url` for `url`, `reusableContent` for `reusable-content`), which is required (400 without it). */
+        SiteInsightsLinkTarget: {
+            /** @enum {string} */
+            kind: "url" | "page" | "file" | "anchor" | "space" | "collection" | "user" | "reusable-content";
+            url?: string;
+            page?: string;
+            file?: string;
+            anchor?: string;
+            space?: string;
+            collection?: string;
+            user?: string;
+            reusableContent?: string;
+        };
+        /**
+         * @description One thing a visitor did on a published site, in the public API's form: its `type`, the `session` and
+         *     `location` every event has, and the fields of its type (`query` of searches and questions, `result` of an
+         *     opened search result, `feedback` of page feedback, `rating` and `responseId` of a rated answer, `link` of a
+         *     clicked link, `operation` of the API client, `placement` of a trademark click, `ad` of ad events). An event
+         *     without a field its type needs (a `link_click` without `link`...) is a 400 naming it.
+         */
+        SiteInsightsEvent: {
+            type: components["schemas"]["SiteInsightsEventType"];
+            session: components["schemas"]["SiteInsightsEventSession"];
+            location: components["schemas"]["SiteInsightsEventLocation"];
+            /**
+             * Format: date-time
+             * @description When the event happened, within 5 minutes of the time the server receives it; now when absent.
+             */
+            timestamp?: string;
+            /** @description The search query or question (search_type_query, search_open_result, ask_question, ask_rate_response). */
+            query?: string;
+            /** @description The search result opened (search_open_result). */
+            result?: {
+                spaceId: string;
+                pageId: string;
+            };
+            /** @description The visitor's rating of the page, with a comment for page_post_feedback_comment. */
+            feedback?: {
+                /** @enum {string} */
+                rating: "bad" | "ok" | "good";
+                comment?: string;
+            };
+            /**
+             * @description The visitor's rating of an answer (ask_rate_response).
+             * @enum {integer}
+             */
+            rating?: 1 | -1;
+            /** @description The answer rated (ask_rate_response). */
+            responseId?: string;
+            /** @description The link clicked (link_click). */
+            link?: {
+                target: components["schemas"]["SiteInsightsLinkTarget"];
+                /** @enum {string} */
+                position: "announcement" | "header" | "footer" | "sidebar" | "content";
+            };
+            /** @description The API operation opened or called in the API client (api_client_open, api_client_request). */
+            operation?: {
+                path: string;
+                method: string;
+            };
+            /**
+             * @description Where the trademark was clicked (trademark_click).
+             * @enum {string}
+             */
+            placement?: "sidebar" | "ad" | "footer" | "pdf";
+            /** @description The ad shown or clicked (ad_display, ad_click). */
+            ad?: {
+                domain: string;
+                zoneId: string;
+                /** @enum {string} */
+                placement: "aside";
+            };
+        };
+        /**
+         * @description A column of a site's events, in the public API's names. Measures: `eventsCount`, `sessionsCount`,
+         *     `visitorsCount`, `pageFeedbackRating` (counts of each rating) and `askResponseRating` (counts of each
+         *     rating of answers). Every other column is a property of events, to group, filter and select by.
+         *     `visitorClaim`, `visitorClaimProperty`, `visitorGeoCountry` and `visitorGeoPoint` answer 400: Quire keeps
+         *     neither visitors' claims nor their addresses, so it cannot place or segment them.
+         * @enum {string}
+         */
+        SiteInsightsColumnName: "datetime" | "url" | "eventType" | "eventsCount" | "sessionsCount" | "visitorsCount" | "siteSection" | "siteSpace" | "siteShareKey" | "displayContext" | "page" | "visitorGeoCountry" | "visitorGeoPoint" | "visitorDevice" | "visitorBrowser" | "visitorOS" | "visitorBot" | "visitorLanguage" | "eventLinkTargetValue" | "eventLinkTargetKind" | "eventLinkTargetDomain" | "eventLinkPosition" | "eventAPIOperationPath" | "eventAPIOperationMethod" | "eventSearchQuery" | "eventPageFeedbackRating" | "eventPageFeedbackComment" | "eventAskResponseRating" | "pageFeedbackRating" | "askResponseRating" | "referrer" | "referrerDomain" | "utmSource" | "utmMedium" | "utmCampaign" | "utmTerm" | "utmContent" | "visitorClaimProperty" | "visitorClaim" | "eventAdDomain" | "eventAdPlacement" | "eventTrademarkPlacement";
+        /**
+         * @description A column to select, group or order by. `datetime` takes an `interval` (`hour`, `day` (the default), `week`
+         *     starting on Monday, `month`; in UTC), and is then the start of each interval.
+         */
+        SiteInsightsColumn: {
+            column: components["schemas"]["SiteInsightsColumnName"];
+            /**
+             * @description The length of the intervals of `datetime`.
+             * @enum {string}
+             */
+            interval?: "hour" | "day" | "week" | "month";
+            /** @description The precision of `visitorGeoPoint` (not served). */
+            precision?: number;
+            /** @description The claim of `visitorClaim` (not served). */
+            claim?: string;
+        };
+        /**
+         * @description Keeps the events (or, for a measure, the groups) whose column is `in` the values (the default), `notIn`
+         *     them, or compares with the first value (`greaterThan`, `greaterThanOrEqual`, `lessThan`,
+         *     `lessThanOrEqual`: for `datetime` and measures only). Values are of the column's kind: date-times, URLs,
+         *     numbers, enum values, ids or null; for `page`, `{page, space}` objects or null.
+         */
+        SiteInsightsFilter: {
+            column: components["schemas"]["SiteInsightsColumnName"];
+            /** @description The claim of `visitorClaim` (not served). */
+            claim?: string;
+            /**
+             * @default in
+             * @enum {string}
+             */
+            operator: "in" | "notIn" | "greaterThan" | "greaterThanOrEqual" | "lessThan" | "lessThanOrEqual";
+            values: (string | number | Record<string, never> | null)[];
+        };
+        /**
+         * @description The time the events are read from: a preset ending now (`last24Hours`, `last7Days`, `last30Days`,
+         *     `last3Months`, `lastYear`), or `{from, to}`, at most 366 days apart. Events are kept 366 days.
+         */
+        SiteInsightsRange: ("lastYear" | "last3Months" | "last30Days" | "last7Days" | "last24Hours") | {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+        };
+        /**
+         * @description A question over a site's events: of the events in `range` that pass `where`, grouped by `groupBy`, the
+         *     columns `select` names (grouped columns and measures; by default the grouped columns and `eventsCount`),
+         *     in `order`, at most `limit` rows. Selecting a property of events not grouped by is a 400. Grouping by a
+         *     property that only some events have (a search query, a link, a feedback) keeps the events that have it.
+         */
+        SiteInsightsAggregation: {
+            select?: components["schemas"]["SiteInsightsColumn"][];
+            where?: components["schemas"]["SiteInsightsFilter"][];
+            groupBy?: components["schemas"]["SiteInsightsColumn"][];
+            order?: {
+                by: components["schemas"]["SiteInsightsColumn"];
+                /** @enum {string} */
+                direction: "asc" | "desc";
+            };
+            range: components["schemas"]["SiteInsightsRange"];
+            /** @default 1000 */
+            limit: number;
+        };
+        /**
+         * @description The answer, by column: each selected column with its values, one per row, rows in the same order in every
+         *     column.
+         */
+        SiteInsightsAggregationResult: {
+            columns: {
+                column: components["schemas"]["SiteInsightsColumnName"];
+                values: (string | number | Record<string, never> | null)[];
+            }[];
+        };
+        /** @description A user's role on a docs site, and what gives it to them. */
+        UserSitePermission: {
+            permission: components["schemas"]["MemberRoleOrGuest"];
+            user: components["schemas"]["User"];
+            /** @description What gives the user this role; the organization unless one of the site's spaces gives a higher one. */
+            origin: {
+                /** @constant */
+                type: "space";
+                /** @description Id of the space. */
+                space: string;
+            } | {
+                /** @constant */
+                type: "organization";
+                /** @description Id of the organization. */
+                organization: string;
+            };
+        };
+        /** @description One page of users with their role on a site. */
+        UserSitePermissionList: {
+            next?: components["schemas"]["ListNext"];
+            /** @description Total number of items in the list. */
+            count?: number;
+            items: components["schemas"]["UserSitePermission"][];
         };
     };
     responses: {
@@ -6904,25 +9664,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The `Authorization` header is missing, or its bearer token is unknown or revoked. */
-        Unauthorized: {
-            headers: {
-                /** @description The authentication scheme to use, `Bearer`. */
-                "WWW-Authenticate"?: string;
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": 401,
-                 *         "message": "A valid bearer token is required"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description Nothing matches, or the caller cannot see it (another organization's object answers exactly like a missing one). */
         NotFound: {
             headers: {
@@ -6934,23 +9675,6 @@ export interface components {
                  *       "error": {
                  *         "code": 404,
                  *         "message": "Not found"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The caller can see the target but its role does not allow this operation. */
-        Forbidden: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": 403,
-                 *         "message": "You need the edit role on this space"
                  *       }
                  *     }
                  */
@@ -6974,6 +9698,42 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The `Authorization` header is missing, or its bearer token is unknown or revoked. */
+        Unauthorized: {
+            headers: {
+                /** @description The authentication scheme to use, `Bearer`. */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": 401,
+                 *         "message": "A valid bearer token is required"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The caller can see the target but its role does not allow this operation. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": 403,
+                 *         "message": "You need the edit role on this space"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The target cannot be moved or transferred as asked. */
         PreconditionFailed: {
             headers: {
@@ -6991,15 +9751,56 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The request is well-formed, but carrying it out would go past a limit on the work one request may cause; the message names the limit and what to ask for instead. */
+        UnprocessableContent: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": 422,
+                 *         "message": "The PDF would hold more than 1,000,000 characters of markdown, the limit of one PDF; ask for part of the content with query.page (and query.only for one page)"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The server gave up on the work within its time limit; the message says which limit. */
+        ServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": 503,
+                 *         "message": "The PDF took longer than 120 seconds to render"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
-        /** @description Id of the collection. */
-        collectionId: string;
         /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
         listPage: string;
         /** @description Largest number of items to return on this page (default 50). */
         listLimit: number;
-        /** @description Unique name of the integration. */
+        /** @description Id of a session of the caller. */
+        sessionId: string;
+        /** @description Id of the collection. */
+        collectionId: string;
+        /** @description An e-mail domain, such as `example.com` (compared without regard to case). */
+        emailDomain: string;
+        /**
+         * @description Unique name of the integration: letters, digits, `-`, `_` and `.`, but not `.` or `..` alone, which clients
+         *     that normalise paths (browsers, `new URL`) would turn into another address.
+         */
         integrationName: string;
         /** @description Id of the organization. */
         organizationId: string;
@@ -7009,6 +9810,14 @@ export interface components {
         issueId: string;
         /** @description Id of the conversation. */
         conversationId: string;
+        /**
+         * @description The secret of the invitation: the last segment of its join address (`<public URL>/join/<secret>`), which the
+         *     invitation's mail or its creating answer carries. Not the invite's `id`, which admins see in lists: joining
+         *     needs what was given to the person invited.
+         */
+        inviteSecret: string;
+        /** @description Id of the invite (as `createOrganizationInvite`, `listOrganizationInviteLinks` or `inviteUsersToOrganization` answer it). */
+        inviteId: string;
         /** @description Id of the user. */
         userId: string;
         /** @description Slug of the OpenAPI specification, unique within the organization. */
@@ -7019,12 +9828,21 @@ export interface components {
         samlProviderId: string;
         /** @description Id of the site. */
         siteId: string;
+        /**
+         * @deprecated
+         * @description Accepted as the public API has it, and ignored: the public API masks the settings a site's plan does not
+         *     include unless this is true, and a self-hosted Quire sells no plans (every site has every feature), so the
+         *     settings are answered whole either way.
+         */
+        customizationUnmasked: boolean;
         /** @description Secret key of a share link; resolves the published URLs of share-link sites. */
         shareKey: string;
         /** @description Id of the site section group. */
         siteSectionGroupId: string;
         /** @description Id of the site section. */
         siteSectionId: string;
+        /** @description Id of the site redirect. */
+        siteRedirectId: string;
         /** @description Id of the share link. */
         shareLinkId: string;
         /** @description Id of the site space (the link between a site and a space). */
@@ -7037,6 +9855,14 @@ export interface components {
         spaceId: string;
         /** @description Id of the change request, or its number within the space. */
         changeRequestId: string;
+        /** @description Most changes to answer; how many more there are is given as `more`. */
+        changesLimit: number;
+        /** @description Form of rich content in the answer, `markdown` text or a `document` tree of blocks. */
+        documentFormat: "document" | "markdown";
+        /** @description Id of the comment. */
+        commentId: string;
+        /** @description Id of the comment reply. */
+        commentReplyId: string;
         /** @description When false, mutable Git metadata (`git` of revisions, pages and files) is left out of the answer. */
         contentMetadata: boolean;
         /** @description When false, computed pages are answered as their source definition instead of their computed content. */
@@ -7045,19 +9871,34 @@ export interface components {
         fileId: string;
         /** @description Id of the page. */
         pageId: string;
-        /** @description Form of rich content in the answer, `markdown` text or a `document` tree of blocks. */
-        documentFormat: "document" | "markdown";
         /**
          * @description Whether expressions in the content are evaluated: `true` evaluates the whole document, `deterministic-only`
          *     only expressions whose inputs are deterministic, `false` none.
          */
         documentEvaluated: boolean | "deterministic-only";
+        /**
+         * @description Path of the page within the content, its ancestors' slugs and its own joined by `/` (the `path` of the
+         *     page), for example `guide/install`. The slashes may be sent as they are or percent-encoded (`%2F`).
+         */
+        pagePath: string;
+        /** @description Id of a reusable content of the revision read (the same in every revision of the space). */
+        reusableContentId: string;
         /** @description Id of the review. */
         reviewId: string;
-        /** @description Id of the comment. */
-        commentId: string;
-        /** @description Id of the comment reply. */
-        commentReplyId: string;
+        /**
+         * @description Version of the document schema to answer in. Quire has one version of its document nodes, so `current`
+         *     and `next` answer the same document; the parameter is accepted for compatibility with clients of the
+         *     public API.
+         */
+        documentSchema: "current" | "next";
+        /** @description Id of a document of the space, as the `documentId` of a page read on its own gives it. */
+        documentId: string;
+        /** @description Id of a revision of the space (the space's current one, an earlier one, or one of its change requests'). */
+        revisionId: string;
+        /** @description The absolute http(s) address of the page to embed. */
+        embedUrl: string;
+        /** @description Only the users whose effective role is this one. */
+        aggregateRole: components["schemas"]["MemberRole"];
     };
     requestBodies: never;
     headers: never;
@@ -7105,6 +9946,386 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    acceptOrganizationInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    invite: components["schemas"]["InviteSecret"];
+                    /** @description The person's name as others see it. */
+                    displayName: string;
+                    /** @description The password of the new account (the rules are checked by the server, which names the one that fails). */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account and its membership. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationInviteAcceptance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    previewOrganizationInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    invite: components["schemas"]["InviteSecret"];
+                };
+            };
+        };
+        responses: {
+            /** @description What the invitation offers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationInvitePreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listSignInProviders: {
+        parameters: {
+            query?: {
+                /** @description An address whose domain's SAML providers to list; only its domain is used. */
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ways to sign in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInProviders"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The account's email address (case does not matter). */
+                    email: string;
+                    password: string;
+                    /** @description A code of the authenticator app (6 digits) or a recovery code. */
+                    code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in (`auth-session`, with the cookie), or a second factor is needed (`sign-in-challenge`). */
+            200: {
+                headers: {
+                    /** @description The session cookie `quire_session`, only with an `auth-session`. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthSession"] | components["schemas"]["SignInChallenge"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    /** @description Clears the session cookie. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getCurrentSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthSession"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listUserSessions: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteUserSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The other sessions are ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteUserSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of a session of the caller. */
+                sessionId: components["parameters"]["sessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session is ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    /** @description The new password (12 to 256 characters, not a common password). */
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The password is changed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    startTotpEnrollment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret to add to an authenticator app. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpEnrollment"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    disableTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A current code of the authenticator app, or a recovery code. */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The second factor is off. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    confirmTotpEnrollment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The current 6-digit code of the authenticator app. */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The second factor is on; its recovery codes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpRecoveryCodes"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -7320,6 +10541,35 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    getOrganizationsForEmailDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An e-mail domain, such as `example.com` (compared without regard to case). */
+                emailDomain: components["parameters"]["emailDomain"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's organizations that declare the domain. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organizations: components["schemas"]["Organization"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     listIntegrations: {
         parameters: {
             query?: {
@@ -7370,7 +10620,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Unique name of the integration. */
+                /**
+                 * @description Unique name of the integration: letters, digits, `-`, `_` and `.`, but not `.` or `..` alone, which clients
+                 *     that normalise paths (browsers, `new URL`) would turn into another address.
+                 */
                 integrationName: components["parameters"]["integrationName"];
             };
             cookie?: never;
@@ -7398,7 +10651,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Unique name of the integration. */
+                /**
+                 * @description Unique name of the integration: letters, digits, `-`, `_` and `.`, but not `.` or `..` alone, which clients
+                 *     that normalise paths (browsers, `new URL`) would turn into another address.
+                 */
                 integrationName: components["parameters"]["integrationName"];
             };
             cookie?: never;
@@ -7434,7 +10690,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Unique name of the integration. */
+                /**
+                 * @description Unique name of the integration: letters, digits, `-`, `_` and `.`, but not `.` or `..` alone, which clients
+                 *     that normalise paths (browsers, `new URL`) would turn into another address.
+                 */
                 integrationName: components["parameters"]["integrationName"];
             };
             cookie?: never;
@@ -7527,6 +10786,13 @@ export interface operations {
                 "application/json": {
                     /** @description New name of the organization. */
                     title?: string;
+                    /** @description The e-mail domains whose people the organization is for (replaces the list; `[]` clears it). */
+                    emailDomains?: string[];
+                    /**
+                     * @description Whether invite links work: when false, no link invite can be created and none lets anyone join
+                     *     (they are kept, and work again once this is true). E-mail invitations are not affected.
+                     */
+                    inviteLinks?: boolean;
                     /** @description New merge rules of the organization (`rules` or `none`). */
                     mergeRules?: {
                         /**
@@ -7931,6 +11197,335 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPendingOrganizationInvites: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of waiting e-mail invitations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationEmailInviteList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    inviteUsersToOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The addresses to invite, each alone or with its own role. */
+                    emails: (string | {
+                        /**
+                         * Format: email
+                         * @description The address.
+                         */
+                        email: string;
+                        role: components["schemas"]["MemberRoleOrGuest"];
+                    })[];
+                    /** @description The role of the addresses given without one. */
+                    role?: components["schemas"]["MemberRoleOrGuest"];
+                    /** @description Whether the people join as SSO members of the organization (false by default). */
+                    sso?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The invitations made. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationInvitesSent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    joinOrganizationWithInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /**
+                 * @description The secret of the invitation: the last segment of its join address (`<public URL>/join/<secret>`), which the
+                 *     invitation's mail or its creating answer carries. Not the invite's `id`, which admins see in lists: joining
+                 *     needs what was given to the person invited.
+                 */
+                inviteSecret: components["parameters"]["inviteSecret"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller is a member now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    joinOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller is a member. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listOrganizationInviteLinks: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of invite links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationInviteLinkList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createOrganizationInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrganizationInvite"];
+            };
+        };
+        responses: {
+            /** @description The invite link, with its join address. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationInviteLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getOrganizationInviteLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the invite (as `createOrganizationInvite`, `listOrganizationInviteLinks` or `inviteUsersToOrganization` answer it). */
+                inviteId: components["parameters"]["inviteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invite link. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationInviteLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteOrganizationInviteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the invite (as `createOrganizationInvite`, `listOrganizationInviteLinks` or `inviteUsersToOrganization` answer it). */
+                inviteId: components["parameters"]["inviteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description There was no such invite. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The invite was revoked. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateOrganizationInviteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the invite (as `createOrganizationInvite`, `listOrganizationInviteLinks` or `inviteUsersToOrganization` answer it). */
+                inviteId: components["parameters"]["inviteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    role?: components["schemas"]["MemberRoleOrGuest"];
+                    level?: components["schemas"]["MemberRole"];
+                    /**
+                     * Format: date-time
+                     * @description When the link stops working; in the future, at most a year ahead.
+                     */
+                    expiresAt?: string;
+                    /** @description How many people may join with the link in all; null for no limit. */
+                    maxUses?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The invite link after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationInviteLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
         };
@@ -8658,7 +12253,7 @@ export interface operations {
                      * Format: uri
                      * @description URL of the identity provider's single sign-on endpoint.
                      */
-                    ssoURL?: string;
+                    ssoURL: string;
                     /** @description Id of the team that members joining through this provider are put in. */
                     defaultTeam?: string;
                     /** @description Role of members joining through this provider; `null` makes them guests. */
@@ -8799,6 +12394,41 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    searchOrganizationContent: {
+        parameters: {
+            query: {
+                /** @description The words to search for. */
+                query: string;
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the matching spaces. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchSpaceResultList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     listSites: {
         parameters: {
             query?: {
@@ -8806,7 +12436,7 @@ export interface operations {
                 page?: components["parameters"]["listPage"];
                 /** @description Largest number of items to return on this page (default 50). */
                 limit?: components["parameters"]["listLimit"];
-                /** @description Id of a space; only the sites that publish it. */
+                /** @description Id of a space; only the sites that publish it. None for a space the caller cannot see. */
                 space?: string;
                 /** @description Only the sites whose title contains this text, ignoring case. */
                 title?: string;
@@ -9114,7 +12744,15 @@ export interface operations {
     };
     getSiteCustomizationById: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Accepted as the public API has it, and ignored: the public API masks the settings a site's plan does not
+                 *     include unless this is true, and a self-hosted Quire sells no plans (every site has every feature), so the
+                 *     settings are answered whole either way.
+                 */
+                unmasked?: components["parameters"]["customizationUnmasked"];
+            };
             header?: never;
             path: {
                 /** @description Id of the organization. */
@@ -9240,6 +12878,207 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getSitePublishingAuthById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The visitor authentication of the site. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitePublishingAuth"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateSitePublishingAuthById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SitePublishingAuthUpdate"];
+            };
+        };
+        responses: {
+            /** @description The visitor authentication as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitePublishingAuth"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    regenerateSitePublishingAuthById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The visitor authentication with its new key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SitePublishingAuth"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getSitePublishingPreviewById: {
+        parameters: {
+            query?: {
+                /** @description Id of the site space to preview; omitted, the default site space of the default section. */
+                siteSpace?: string;
+                /** @description Rison object of the visitor's claims to preview the site for (booleans, numbers and strings). */
+                claims?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preview address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description The address of the site space on the site, with the claims given.
+                         */
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    searchSiteContent: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The words to find. */
+                    query: string;
+                    scope?: components["schemas"]["SiteSearchScope"];
+                    /**
+                     * @deprecated
+                     * @description The earlier form of `scope.mode`.
+                     * @enum {string}
+                     */
+                    mode?: "specific" | "current" | "all";
+                    /**
+                     * @deprecated
+                     * @description The earlier form of `scope` with mode specific.
+                     */
+                    siteSpaceIds?: string[];
+                    /**
+                     * @deprecated
+                     * @description With mode current, the site space always searched.
+                     */
+                    siteSpaceId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One page of results. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSearchResultList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
         };
@@ -9402,6 +13241,51 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    moveSiteSectionGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+                /** @description Id of the site section group. */
+                siteSectionGroupId: components["parameters"]["siteSectionGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Where to put the site section group; give `before` or `after`. */
+                    position?: {
+                        before?: components["schemas"]["SiteSectionGroupPointer"];
+                        after?: components["schemas"]["SiteSectionGroupPointer"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The moved site section group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSectionGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     addSectionToGroup: {
         parameters: {
             query?: never;
@@ -9480,6 +13364,8 @@ export interface operations {
     listSiteSections: {
         parameters: {
             query?: {
+                /** @description Secret key of a share link; resolves the published URLs of share-link sites. */
+                shareKey?: components["parameters"]["shareKey"];
                 /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
                 page?: components["parameters"]["listPage"];
                 /** @description Largest number of items to return on this page (default 50). */
@@ -9552,6 +13438,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -9637,6 +13524,254 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    moveSiteSection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+                /** @description Id of the site section. */
+                siteSectionId: components["parameters"]["siteSectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Where to put the site section; give `before` or `after`. */
+                    position?: {
+                        before?: components["schemas"]["SiteSectionPointer"];
+                        after?: components["schemas"]["SiteSectionPointer"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The moved site section. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listSiteRedirects: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+                /** @description Text the source path of a redirect must contain. */
+                search?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of redirects. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRedirectList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createSiteRedirect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    source: components["schemas"]["SiteRedirectSourcePath"];
+                    destination: components["schemas"]["SiteRedirectDestination"];
+                };
+            };
+        };
+        responses: {
+            /** @description The redirect was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRedirect"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteSiteRedirectById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+                /** @description Id of the site redirect. */
+                siteRedirectId: components["parameters"]["siteRedirectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The redirect did not exist. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The redirect was deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateSiteRedirectById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+                /** @description Id of the site redirect. */
+                siteRedirectId: components["parameters"]["siteRedirectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    source?: components["schemas"]["SiteRedirectSourcePath"];
+                    destination?: components["schemas"]["SiteRedirectDestination"];
+                };
+            };
+        };
+        responses: {
+            /** @description The updated redirect. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRedirect"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getSiteRedirectBySource: {
+        parameters: {
+            query: {
+                /** @description Secret key of a share link; resolves the published URLs of share-link sites. */
+                shareKey?: components["parameters"]["shareKey"];
+                /** @description The source path of the redirect. */
+                source: components["schemas"]["SiteRedirectSourcePath"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The redirect and the address it sends visitors to. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirect: components["schemas"]["SiteRedirect"];
+                        /**
+                         * Format: uri
+                         * @description The address of the destination in the published site.
+                         */
+                        target: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
         };
@@ -9953,7 +14088,15 @@ export interface operations {
     };
     getSiteSpaceCustomizationById: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @deprecated
+                 * @description Accepted as the public API has it, and ignored: the public API masks the settings a site's plan does not
+                 *     include unless this is true, and a self-hosted Quire sells no plans (every site has every feature), so the
+                 *     settings are answered whole either way.
+                 */
+                unmasked?: components["parameters"]["customizationUnmasked"];
+            };
             header?: never;
             path: {
                 /** @description Id of the organization. */
@@ -10111,6 +14254,79 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    getSiteStructure: {
+        parameters: {
+            query?: {
+                /** @description Secret key of a share link; resolves the published URLs of share-link sites. */
+                shareKey?: components["parameters"]["shareKey"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The structure of the site. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteStructure"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    sortSiteStructure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    item: components["schemas"]["SiteStructureItemPointer"];
+                    position: components["schemas"]["SiteStructureItemMovePosition"];
+                };
+            };
+        };
+        responses: {
+            /** @description The moved item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteStructureItem"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     unpublishSite: {
         parameters: {
             query?: never;
@@ -10133,114 +14349,6 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Site"];
                 };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            default: components["responses"]["Unexpected"];
-        };
-    };
-    getSiteVisitorAuth: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Id of the organization. */
-                organizationId: components["parameters"]["organizationId"];
-                /** @description Id of the site. */
-                siteId: components["parameters"]["siteId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The visitor authentication of the site. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SiteVisitorAuth"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            default: components["responses"]["Unexpected"];
-        };
-    };
-    updateSiteVisitorAuth: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Id of the organization. */
-                organizationId: components["parameters"]["organizationId"];
-                /** @description Id of the site. */
-                siteId: components["parameters"]["siteId"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * Format: uri
-                     * @description An absolute http(s) address.
-                     */
-                    backendUrl: string;
-                    /**
-                     * @description Make a new signing key.
-                     * @default false
-                     */
-                    rotateKey?: boolean;
-                };
-            };
-        };
-        responses: {
-            /** @description The stored visitor authentication. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SiteVisitorAuth"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            default: components["responses"]["Unexpected"];
-        };
-    };
-    deleteSiteVisitorAuth: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Id of the organization. */
-                organizationId: components["parameters"]["organizationId"];
-                /** @description Id of the site. */
-                siteId: components["parameters"]["siteId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Removed. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -11054,6 +15162,531 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    getChangeRequestChanges: {
+        parameters: {
+            query?: {
+                /** @description Most changes to answer; how many more there are is given as `more`. */
+                limit?: components["parameters"]["changesLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changes of the change request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionSemanticChanges"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listCommentersInChangeRequest: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the people who commented on the change request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listCommentsInChangeRequest: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+                /** @description Order of the comments by posting date, `desc` (newest first) or `asc` (oldest first). */
+                order?: "asc" | "desc";
+                /** @description Keep only `open` or only `resolved` comments; `all` keeps both. */
+                status?: "all" | "open" | "resolved";
+                /** @description Form of rich content in the answer, `markdown` text or a `document` tree of blocks. */
+                format?: components["parameters"]["documentFormat"];
+                /** @description Keep only the comments attached to this page (id of a page of the change request's content). */
+                targetPage?: string;
+                /** @description Keep only the comments posted by one of these users. Repeat the key for each user id (`authors=a&authors=b`). */
+                authors?: string[];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the comments of the change request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    postCommentInChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Id (key) of the block of `page` to attach the comment to. */
+                    node?: string;
+                    /** @description Id of the page of the change request's content to attach the comment to. */
+                    page?: string;
+                    body: components["schemas"]["CommentBody"];
+                    /** @description The cell of the table block `node` to attach the comment to. */
+                    tableCell?: {
+                        /** @description Id of the table row (record), a key of the table block's `data.records`. */
+                        record: string;
+                        /** @description Id of the table column (definition), a key of the table block's `data.definition`. */
+                        definition: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The comment was posted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getCommentInChangeRequest: {
+        parameters: {
+            query?: {
+                /** @description Form of rich content in the answer, `markdown` text or a `document` tree of blocks. */
+                format?: components["parameters"]["documentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["commentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateCommentInChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["commentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `true` resolves the comment, `false` opens it again. */
+                    resolved?: boolean;
+                    body?: components["schemas"]["CommentBody"];
+                    /** @description Emojis to react with, as the caller. */
+                    addedReactions?: string[];
+                    /** @description Emojis whose reaction by the caller is removed. */
+                    removedReactions?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The comment, as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteCommentInChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["commentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The change request has no such comment; nothing was deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The comment and its replies are deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listCommentRepliesInChangeRequest: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+                /** @description Form of rich content in the answer, `markdown` text or a `document` tree of blocks. */
+                format?: components["parameters"]["documentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["commentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the replies to the comment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentReplyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    postCommentReplyInChangeRequest: {
+        parameters: {
+            query?: {
+                /** @description Form of rich content in the answer, `markdown` text or a `document` tree of blocks. */
+                format?: components["parameters"]["documentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["commentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: components["schemas"]["CommentBody"];
+                };
+            };
+        };
+        responses: {
+            /** @description The reply was posted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getCommentReplyInChangeRequest: {
+        parameters: {
+            query?: {
+                /** @description Form of rich content in the answer, `markdown` text or a `document` tree of blocks. */
+                format?: components["parameters"]["documentFormat"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["commentId"];
+                /** @description Id of the comment reply. */
+                commentReplyId: components["parameters"]["commentReplyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reply. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateCommentReplyInChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["commentId"];
+                /** @description Id of the comment reply. */
+                commentReplyId: components["parameters"]["commentReplyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body?: components["schemas"]["CommentBody"];
+                    /** @description Emojis to react with, as the caller. */
+                    addedReactions?: string[];
+                    /** @description Emojis whose reaction by the caller is removed. */
+                    removedReactions?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The reply, as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentReply"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteCommentReplyInChangeRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /** @description Id of the comment. */
+                commentId: components["parameters"]["commentId"];
+                /** @description Id of the comment reply. */
+                commentReplyId: components["parameters"]["commentReplyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comment has no such reply; nothing was deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The reply is deleted. */
+            205: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getContributorsByChangeRequestId: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the contributions to the change request, by person and kind. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRequestContributorList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     getRevisionOfChangeRequestById: {
         parameters: {
             query?: {
@@ -11106,6 +15739,11 @@ export interface operations {
                 "application/json": {
                     /** @description The changes, applied in order as one batch. */
                     changes: components["schemas"]["ChangeRequestContentChange"][];
+                    /**
+                     * @description Id of the revision the changes were made against. When the change request's current revision is
+                     *     another one, nothing is changed and the answer is 412. Omitted, the batch is unconditional.
+                     */
+                    revision?: string;
                 };
             };
         };
@@ -11126,6 +15764,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description The change request is merged or archived and can no longer be edited. */
             409: components["responses"]["Conflict"];
+            /** @description `revision` was given and the change request has another current revision: it was edited meanwhile. */
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -11398,6 +16038,90 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    getPageInChangeRequestByPath: {
+        parameters: {
+            query?: {
+                /** @description Form of rich content in the answer, `markdown` text or a `document` tree of blocks. */
+                format?: components["parameters"]["documentFormat"];
+                /**
+                 * @description Whether expressions in the content are evaluated: `true` evaluates the whole document, `deterministic-only`
+                 *     only expressions whose inputs are deterministic, `false` none.
+                 */
+                evaluated?: components["parameters"]["documentEvaluated"];
+                /** @description When false, mutable Git metadata (`git` of revisions, pages and files) is left out of the answer. */
+                metadata?: components["parameters"]["contentMetadata"];
+                /** @description When false, computed pages are answered as their source definition instead of their computed content. */
+                computed?: components["parameters"]["contentComputed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /**
+                 * @description Path of the page within the content, its ancestors' slugs and its own joined by `/` (the `path` of the
+                 *     page), for example `guide/install`. The slashes may be sent as they are or percent-encoded (`%2F`).
+                 */
+                pagePath: components["parameters"]["pagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getReusableContentInChangeRequestById: {
+        parameters: {
+            query?: {
+                /** @description When false, mutable Git metadata (`git` of revisions, pages and files) is left out of the answer. */
+                metadata?: components["parameters"]["contentMetadata"];
+                /** @description When false, computed pages are answered as their source definition instead of their computed content. */
+                computed?: components["parameters"]["contentComputed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of the change request, or its number within the space. */
+                changeRequestId: components["parameters"]["changeRequestId"];
+                /** @description Id of a reusable content of the revision read (the same in every revision of the space). */
+                reusableContentId: components["parameters"]["reusableContentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reusable content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionReusableContent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     listChangeRequestLinks: {
         parameters: {
             query?: {
@@ -11407,6 +16131,13 @@ export interface operations {
                 limit?: components["parameters"]["listLimit"];
                 /** @description Only links with this status (`ok`, `broken` or `in-app`); all links when omitted. `stats` counts them all. */
                 status?: "ok" | "broken" | "in-app";
+                /**
+                 * @description `change-request`: only the broken links the change request introduces (broken in its content, not in
+                 *     the main content it last took in), the ones `stats.broken.changeRequest` counts. `space`: every broken
+                 *     link of the change request's content, introduced by it or already broken in the space. Either keeps
+                 *     broken links only (with `status` `ok` or `in-app`, the list is empty); `stats` counts them all.
+                 */
+                brokenContext?: "change-request" | "space";
             };
             header?: never;
             path: {
@@ -11506,7 +16237,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -11596,19 +16329,23 @@ export interface operations {
                 "application/json": {
                     /** @description Ids of the users to ask for a review. */
                     users: string[];
+                    /** @description New short title of the change request; an empty string clears it. */
+                    subject?: string;
+                    /** @description New explanation of the change request, as a rich document, replacing the previous one. */
+                    description?: components["schemas"]["JSONDocument"];
                 };
             };
         };
         responses: {
-            /** @description The requested reviewers of the change request after the call. */
+            /** @description The review requests sent. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @description Ids of every requested reviewer of the change request, in the order they were asked. */
-                        users: string[];
+                        /** @description The review requests of the users listed, in the order they were listed. */
+                        users: components["schemas"]["ChangeRequestRequestedReviewer"][];
                     };
                 };
             };
@@ -11660,6 +16397,13 @@ export interface operations {
     getReviewsByChangeRequestId: {
         parameters: {
             query?: {
+                /** @description Form of rich content in the answer, `markdown` text or a `document` tree of blocks. */
+                format?: components["parameters"]["documentFormat"];
+                /**
+                 * @description `true`: only the reviews given on an earlier revision of the change request than its current one;
+                 *     `false`: only those given on the current revision. All reviews when omitted.
+                 */
+                outdated?: boolean;
                 /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
                 page?: components["parameters"]["listPage"];
                 /** @description Largest number of items to return on this page (default 50). */
@@ -12224,6 +16968,91 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    getComputedDocument: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Version of the document schema to answer in. Quire has one version of its document nodes, so `current`
+                 *     and `next` answer the same document; the parameter is accepted for compatibility with clients of the
+                 *     public API.
+                 */
+                schema?: components["parameters"]["documentSchema"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    source: components["schemas"]["ComputedContentSource"];
+                    /** @description Seed of the ids the computation makes (accepted; computed documents hold none). */
+                    seed: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The computed document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSONDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getComputedRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    source: components["schemas"]["ComputedContentSource"];
+                    /** @description Seed of the ids of the computed pages. */
+                    seed: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The computed pages, files and reusable contents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComputedRevision"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     listFiles: {
         parameters: {
             query?: {
@@ -12478,6 +17307,86 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    getPageByPath: {
+        parameters: {
+            query?: {
+                /** @description Form of rich content in the answer, `markdown` text or a `document` tree of blocks. */
+                format?: components["parameters"]["documentFormat"];
+                /**
+                 * @description Whether expressions in the content are evaluated: `true` evaluates the whole document, `deterministic-only`
+                 *     only expressions whose inputs are deterministic, `false` none.
+                 */
+                evaluated?: components["parameters"]["documentEvaluated"];
+                /** @description When false, mutable Git metadata (`git` of revisions, pages and files) is left out of the answer. */
+                metadata?: components["parameters"]["contentMetadata"];
+                /** @description When false, computed pages are answered as their source definition instead of their computed content. */
+                computed?: components["parameters"]["contentComputed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /**
+                 * @description Path of the page within the content, its ancestors' slugs and its own joined by `/` (the `path` of the
+                 *     page), for example `guide/install`. The slashes may be sent as they are or percent-encoded (`%2F`).
+                 */
+                pagePath: components["parameters"]["pagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getReusableContentById: {
+        parameters: {
+            query?: {
+                /** @description When false, mutable Git metadata (`git` of revisions, pages and files) is left out of the answer. */
+                metadata?: components["parameters"]["contentMetadata"];
+                /** @description When false, computed pages are answered as their source definition instead of their computed content. */
+                computed?: components["parameters"]["contentComputed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of a reusable content of the revision read (the same in every revision of the space). */
+                reusableContentId: components["parameters"]["reusableContentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reusable content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionReusableContent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     applyTemplateToSpace: {
         parameters: {
             query?: never;
@@ -12526,6 +17435,43 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getDocumentById: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Version of the document schema to answer in. Quire has one version of its document nodes, so `current`
+                 *     and `next` answer the same document; the parameter is accepted for compatibility with clients of the
+                 *     public API.
+                 */
+                schema?: components["parameters"]["documentSchema"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of a document of the space, as the `documentId` of a page read on its own gives it. */
+                documentId: components["parameters"]["documentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSONDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
         };
@@ -12835,6 +17781,393 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    getRevisionById: {
+        parameters: {
+            query?: {
+                /** @description When false, mutable Git metadata (`git` of revisions, pages and files) is left out of the answer. */
+                metadata?: components["parameters"]["contentMetadata"];
+                /** @description When false, computed pages are answered as their source definition instead of their computed content. */
+                computed?: components["parameters"]["contentComputed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of a revision of the space (the space's current one, an earlier one, or one of its change requests'). */
+                revisionId: components["parameters"]["revisionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revision"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getRevisionSemanticChanges: {
+        parameters: {
+            query?: {
+                /** @description When false, mutable Git metadata (`git` of revisions, pages and files) is left out of the answer. */
+                metadata?: components["parameters"]["contentMetadata"];
+                /** @description When false, computed pages are answered as their source definition instead of their computed content. */
+                computed?: components["parameters"]["contentComputed"];
+                /** @description Most changes to answer; how many more there are is given as `more`. */
+                limit?: components["parameters"]["changesLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of a revision of the space (the space's current one, an earlier one, or one of its change requests'). */
+                revisionId: components["parameters"]["revisionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changes of the revision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionSemanticChanges"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listFilesInRevisionById: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+                /** @description When false, mutable Git metadata (`git` of revisions, pages and files) is left out of the answer. */
+                metadata?: components["parameters"]["contentMetadata"];
+                /** @description When false, computed pages are answered as their source definition instead of their computed content. */
+                computed?: components["parameters"]["contentComputed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of a revision of the space (the space's current one, an earlier one, or one of its change requests'). */
+                revisionId: components["parameters"]["revisionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the files of the revision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionFileList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getFileInRevisionById: {
+        parameters: {
+            query?: {
+                /** @description When false, mutable Git metadata (`git` of revisions, pages and files) is left out of the answer. */
+                metadata?: components["parameters"]["contentMetadata"];
+                /** @description When false, computed pages are answered as their source definition instead of their computed content. */
+                computed?: components["parameters"]["contentComputed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of a revision of the space (the space's current one, an earlier one, or one of its change requests'). */
+                revisionId: components["parameters"]["revisionId"];
+                /** @description Id of the file. */
+                fileId: components["parameters"]["fileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionFile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPageInRevisionById: {
+        parameters: {
+            query?: {
+                /** @description Form of rich content in the answer, `markdown` text or a `document` tree of blocks. */
+                format?: components["parameters"]["documentFormat"];
+                /**
+                 * @description Whether expressions in the content are evaluated: `true` evaluates the whole document, `deterministic-only`
+                 *     only expressions whose inputs are deterministic, `false` none.
+                 */
+                evaluated?: components["parameters"]["documentEvaluated"];
+                /** @description When false, mutable Git metadata (`git` of revisions, pages and files) is left out of the answer. */
+                metadata?: components["parameters"]["contentMetadata"];
+                /** @description When false, computed pages are answered as their source definition instead of their computed content. */
+                computed?: components["parameters"]["contentComputed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of a revision of the space (the space's current one, an earlier one, or one of its change requests'). */
+                revisionId: components["parameters"]["revisionId"];
+                /** @description Id of the page. */
+                pageId: components["parameters"]["pageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPageDocumentInRevisionById: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Whether expressions in the content are evaluated: `true` evaluates the whole document, `deterministic-only`
+                 *     only expressions whose inputs are deterministic, `false` none.
+                 */
+                evaluated?: components["parameters"]["documentEvaluated"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of a revision of the space (the space's current one, an earlier one, or one of its change requests'). */
+                revisionId: components["parameters"]["revisionId"];
+                /** @description Id of the page. */
+                pageId: components["parameters"]["pageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document of the page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSONDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPagesInRevisionById: {
+        parameters: {
+            query?: {
+                /** @description When false, mutable Git metadata (`git` of revisions, pages and files) is left out of the answer. */
+                metadata?: components["parameters"]["contentMetadata"];
+                /** @description When false, computed pages are answered as their source definition instead of their computed content. */
+                computed?: components["parameters"]["contentComputed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of a revision of the space (the space's current one, an earlier one, or one of its change requests'). */
+                revisionId: components["parameters"]["revisionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page tree of the revision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPageList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPageInRevisionByPath: {
+        parameters: {
+            query?: {
+                /** @description Form of rich content in the answer, `markdown` text or a `document` tree of blocks. */
+                format?: components["parameters"]["documentFormat"];
+                /**
+                 * @description Whether expressions in the content are evaluated: `true` evaluates the whole document, `deterministic-only`
+                 *     only expressions whose inputs are deterministic, `false` none.
+                 */
+                evaluated?: components["parameters"]["documentEvaluated"];
+                /** @description When false, mutable Git metadata (`git` of revisions, pages and files) is left out of the answer. */
+                metadata?: components["parameters"]["contentMetadata"];
+                /** @description When false, computed pages are answered as their source definition instead of their computed content. */
+                computed?: components["parameters"]["contentComputed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of a revision of the space (the space's current one, an earlier one, or one of its change requests'). */
+                revisionId: components["parameters"]["revisionId"];
+                /**
+                 * @description Path of the page within the content, its ancestors' slugs and its own joined by `/` (the `path` of the
+                 *     page), for example `guide/install`. The slashes may be sent as they are or percent-encoded (`%2F`).
+                 */
+                pagePath: components["parameters"]["pagePath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getReusableContentInRevisionById: {
+        parameters: {
+            query?: {
+                /** @description When false, mutable Git metadata (`git` of revisions, pages and files) is left out of the answer. */
+                metadata?: components["parameters"]["contentMetadata"];
+                /** @description When false, computed pages are answered as their source definition instead of their computed content. */
+                computed?: components["parameters"]["contentComputed"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of a revision of the space (the space's current one, an earlier one, or one of its change requests'). */
+                revisionId: components["parameters"]["revisionId"];
+                /** @description Id of a reusable content of the revision read (the same in every revision of the space). */
+                reusableContentId: components["parameters"]["reusableContentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reusable content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionReusableContent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getReusableContentDocumentInRevisionById: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Whether expressions in the content are evaluated: `true` evaluates the whole document, `deterministic-only`
+                 *     only expressions whose inputs are deterministic, `false` none.
+                 */
+                evaluated?: components["parameters"]["documentEvaluated"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+                /** @description Id of a revision of the space (the space's current one, an earlier one, or one of its change requests'). */
+                revisionId: components["parameters"]["revisionId"];
+                /** @description Id of a reusable content of the revision read (the same in every revision of the space). */
+                reusableContentId: components["parameters"]["reusableContentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document of the reusable content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JSONDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     searchSpaceContent: {
         parameters: {
             query: {
@@ -12925,6 +18258,13 @@ export interface operations {
                 shareKey?: components["parameters"]["shareKey"];
                 /** @description The JWT the site's visitor-authentication backend signed for this visitor (HS256, with `exp`). */
                 visitorAuthToken?: string;
+                /**
+                 * @description What a `visitor-auth` site does with a JWT that does not verify (expired past the tolerance, signed with
+                 *     another key, malformed): `true` answers the redirect to the site's visitor-authentication backend, as
+                 *     for a visitor without one; `false` (the default) answers 401, so that a caller can tell a bad token from
+                 *     none. A visitor without any JWT is redirected either way.
+                 */
+                redirectOnError?: boolean;
             };
             header?: never;
             path?: never;
@@ -12939,6 +18279,138 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PublishedContentLookup"] | components["schemas"]["PublishedContentRedirect"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    resolvePublishedContentByUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The absolute http(s) address the reader opened, with its query string. */
+                    url: string;
+                    /**
+                     * @description As the GET's `redirectOnError`.
+                     * @default false
+                     */
+                    redirectOnError?: boolean;
+                    /** @description Who the visitor is. */
+                    visitor?: {
+                        /** @description The JWT the site's visitor-authentication backend signed for this visitor (HS256, with `exp`). */
+                        jwtToken?: string;
+                        /** @description Claims the visitor states about themselves (`visitor.claims.unsigned.*` in conditions); names `__proto__`, `constructor` and `prototype` are ignored. */
+                        unsignedClaims?: Record<string, never>;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The content at that address, or where to send the visitor first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishedContentLookup"] | components["schemas"]["PublishedContentRedirect"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getEmbedByUrl: {
+        parameters: {
+            query: {
+                /** @description The absolute http(s) address of the page to embed. */
+                url: components["parameters"]["embedUrl"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How the link shows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Embed"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getContentByUrl: {
+        parameters: {
+            query: {
+                /** @description An absolute address of this Quire's app, such as the `urls.app` of a space or a page. */
+                url: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the address points at. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentAtUrl"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getEmbedByUrlInSpace: {
+        parameters: {
+            query: {
+                /** @description The absolute http(s) address of the page to embed. */
+                url: components["parameters"]["embedUrl"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How the link shows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Embed"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -12971,13 +18443,13 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
-    listPermissionsInSpace: {
+    getSpacePDF: {
         parameters: {
             query?: {
-                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
-                page?: components["parameters"]["listPage"];
-                /** @description Largest number of items to return on this page (default 50). */
-                limit?: components["parameters"]["listLimit"];
+                /** @description When true, the PDF holds only the page given by `page`, without its descendants. */
+                only?: boolean;
+                /** @description Id of the page of the space the PDF starts from (a page id, not a list cursor). */
+                page?: string;
             };
             header?: never;
             path: {
@@ -12988,19 +18460,98 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of the grants. */
+            /** @description Where to download the PDF. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ContentPermissionList"];
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description URL the PDF can be downloaded from.
+                         */
+                        readonly url: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getUserById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                userId: components["parameters"]["userId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateUserById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the user. */
+                userId: components["parameters"]["userId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Name shown to other people. */
+                    displayName?: string;
+                    /**
+                     * Format: uri
+                     * @description URL of the user's picture.
+                     */
+                    photoURL?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The user as updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
         };
@@ -13044,7 +18595,7 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
-    removeUserPermissionInSpace: {
+    removeUserFromSpace: {
         parameters: {
             query?: never;
             header?: never;
@@ -13058,8 +18609,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The grant is removed. */
+            /** @description The user had no grant here; nothing changed. */
             204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The grant is removed. */
+            205: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13111,7 +18669,7 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
-    removeTeamPermissionInSpace: {
+    removeTeamFromSpace: {
         parameters: {
             query?: never;
             header?: never;
@@ -13125,8 +18683,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The grant is removed. */
+            /** @description The team had no grant here; nothing changed. */
             204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The grant is removed. */
+            205: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13178,40 +18743,6 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
-    listPermissionsInCollection: {
-        parameters: {
-            query?: {
-                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
-                page?: components["parameters"]["listPage"];
-                /** @description Largest number of items to return on this page (default 50). */
-                limit?: components["parameters"]["listLimit"];
-            };
-            header?: never;
-            path: {
-                /** @description Id of the collection. */
-                collectionId: components["parameters"]["collectionId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of the grants. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ContentPermissionList"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            default: components["responses"]["Unexpected"];
-        };
-    };
     inviteToCollection: {
         parameters: {
             query?: never;
@@ -13251,7 +18782,7 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
-    removeUserPermissionInCollection: {
+    removeUserFromCollection: {
         parameters: {
             query?: never;
             header?: never;
@@ -13265,8 +18796,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The grant is removed. */
+            /** @description The user had no grant here; nothing changed. */
             204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The grant is removed. */
+            205: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13318,7 +18856,7 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
-    removeTeamPermissionInCollection: {
+    removeTeamFromCollection: {
         parameters: {
             query?: never;
             header?: never;
@@ -13332,8 +18870,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The grant is removed. */
+            /** @description The team had no grant here; nothing changed. */
             204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The grant is removed. */
+            205: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13381,6 +18926,322 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listUserPermissionsInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserContentPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listTeamPermissionsInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamContentPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPermissionsAggregateInSpace: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+                /** @description Only the users whose effective role is this one. */
+                role?: components["parameters"]["aggregateRole"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the space. */
+                spaceId: components["parameters"]["spaceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserContentPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listUserPermissionsInCollection: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["collectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserContentPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listTeamPermissionsInCollection: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["collectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamContentPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPermissionsAggregateInCollection: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+                /** @description Only the users whose effective role is this one. */
+                role?: components["parameters"]["aggregateRole"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the collection. */
+                collectionId: components["parameters"]["collectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserContentPermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    trackEventsInSiteById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    events: components["schemas"]["SiteInsightsEvent"][];
+                };
+            };
+        };
+        responses: {
+            /** @description The events were recorded. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    aggregateSiteEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteInsightsAggregation"];
+            };
+        };
+        responses: {
+            /** @description The answer, column by column. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteInsightsAggregationResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPermissionsAggregateInSite: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the page of results to fetch, as given by `next.page` of the previous page. */
+                page?: components["parameters"]["listPage"];
+                /** @description Largest number of items to return on this page (default 50). */
+                limit?: components["parameters"]["listLimit"];
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSitePermissionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
         };

@@ -169,7 +169,14 @@ export interface DocFootnote extends BlockOf<'footnote', DocBlock> {
   data: FootnoteData;
 }
 
+/** A reusable content of the revision, inserted where the block stands (`ref.reusableContent` is its id). */
+export interface DocReusableContent extends BlockOf<'reusable-content', never> {
+  isVoid: true;
+  data: { ref: { kind: 'reusable-content'; reusableContent: string } };
+}
+
 export type DocBlock =
+  | DocReusableContent
   | DocParagraph
   | DocHeading
   | DocDivider
@@ -234,9 +241,10 @@ export function tableGrid(table: DocTable): { aligns: TableAlign[]; hideHeader: 
   };
 }
 
-/** The text of a document node (fragments included), without formatting. */
+/** The text of a document node (fragments included), without formatting; a hard line break is a new line. */
 export function plainText(node: DocNode): string {
   if (node.object === 'text') return node.leaves.map((item) => item.text).join('');
+  if (node.object === 'inline' && node.type === 'break') return '\n';
   if (node.object === 'block' && node.type === 'table') {
     return tableGrid(node).rows.map((row) => row.map(plainText).join(' ')).join('\n');
   }

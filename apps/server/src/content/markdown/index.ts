@@ -2,7 +2,7 @@
 export * from './document.js';
 export * from './links.js';
 export * from './sections.js';
-export { parseMarkdown } from './syntax.js';
+export { parseMarkdown, reusableIncludeOf, reusableIncludesIn, reusableIncludeTag, rewriteIncludeTags } from './syntax.js';
 export * from './to-document.js';
 export * from './to-markdown.js';
 export * from './limits.js';

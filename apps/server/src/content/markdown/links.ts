@@ -172,6 +172,8 @@ export function formatDestination(url: string): string {
   return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
 }
 
+const CAN_HOLD_DESTINATION = /[[<]/;
+
 /** Where a destination of a link, image or link definition is in the markdown source. */
 export interface LinkDestination {
   /** Source offsets of the destination (of the whole `<...>` for an autolink). */
@@ -189,9 +191,12 @@ export interface LinkDestination {
  * finds the links (so code blocks and code spans are left alone). `[text][ref]` links have none of their own
  * (their definition does). `tree` is the markdown already parsed, when the caller has it.
  */
-export function findLinkDestinations(markdown: string, tree: Root = parseMarkdown(markdown)): LinkDestination[] {
+export function findLinkDestinations(markdown: string, tree?: Root): LinkDestination[] {
+  // Every destination found below starts at a `[` (links, images, definitions) or a `<` (autolinks): markdown
+  // without either has none, and is not parsed to learn so.
+  if (!tree && !CAN_HOLD_DESTINATION.test(markdown)) return [];
   const found: LinkDestination[] = [];
-  visit(tree, (node) => {
+  visit(tree ?? parseMarkdown(markdown), (node) => {
     if (node.type !== 'link' && node.type !== 'image' && node.type !== 'definition') return;
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { lazyWorkerPool } from '../../worker-pool.js';
 import { referencePages, type ReferencePagesResult } from '../openapi-reference.js';
 import { ContentError } from '../errors.js';
@@ -5,7 +6,7 @@ import { checkMarkdownLimits, OFF_THREAD_MARKDOWN_LENGTH, parsesOffThread } from
 import { extractReferences, type ExtractedReferences, type LinkDestination } from './links.js';
 import type { Doc } from './document.js';
 import { markdownToDocument } from './to-document.js';
-import type { CheckMarkdownResult, MarkdownTask } from './markdown-worker.js';
+import { limitBreachesOf, linkDestinationsOf, type CheckMarkdownResult, type MarkdownTask } from './markdown-worker.js';
 import { extractSections, type MarkdownSection } from './sections.js';
 
 /*
@@ -22,6 +23,64 @@ import { extractSections, type MarkdownSection } from './sections.js';
 export const MARKDOWN_TIME_LIMIT_MS = 60_000;
 
 const pool = lazyWorkerPool({ owner: import.meta.url, worker: 'markdown-worker.js', description: 'the markdown worker', heapMb: 1024 });
+
+/**
+ * The threads that parse many texts at once (a Git import's pages), one per core: their texts are independent,
+ * so the batches run side by side while the single-thread pool above stays free for writes.
+ */
+const batchPool = lazyWorkerPool({
+  owner: import.meta.url,
+  worker: 'markdown-worker.js',
+  description: 'the markdown worker',
+  heapMb: 1024,
+  maxThreads: Math.max(1, availableParallelism()),
+});
+
+/** Texts per task: enough that a thread round trip costs little beside their parses. */
+const BATCH_TEXTS = 250;
+/** Texts shorter than this in all are parsed in place: starting threads would cost more than their parses. */
+const IN_PLACE_CHARACTERS = 200_000;
+
+/**
+ * The link destinations of many texts (`linkDestinationsOf`: null for text past the limits, which
+ * `rewriteLinks` leaves as it is), in batches parsed in parallel worker threads, in the order of the texts.
+ */
+export async function linkDestinationsInBatches(
+  markdowns: readonly string[],
+  options: BatchOptions = {},
+): Promise<Array<LinkDestination[] | null>> {
+  if (inPlace(markdowns, options)) return linkDestinationsOf(markdowns);
+  return runInBatches(markdowns, (batch) => ({ kind: 'link-destinations', markdowns: batch }));
+}
+
+/**
+ * For each text about to be stored, the message of the content limit it passes (`parseMarkdownWithinLimits`)
+ * or null, in batches checked in parallel worker threads, in the order of the texts.
+ */
+export async function limitBreachesInBatches(
+  texts: ReadonlyArray<{ markdown: string; what: string }>,
+  options: BatchOptions = {},
+): Promise<Array<string | null>> {
+  if (inPlace(texts.map(({ markdown }) => markdown), options)) return limitBreachesOf(texts);
+  return runInBatches(texts, (batch) => ({ kind: 'limit-breaches', texts: batch }));
+}
+
+export interface BatchOptions {
+  /** Texts shorter than this in all are parsed in place (IN_PLACE_CHARACTERS by default). */
+  inPlaceCharacters?: number;
+}
+
+function inPlace(markdowns: readonly string[], options: BatchOptions): boolean {
+  const characters = markdowns.reduce((sum, markdown) => sum + markdown.length, 0);
+  return characters < (options.inPlaceCharacters ?? IN_PLACE_CHARACTERS);
+}
+
+async function runInBatches<T, R>(items: readonly T[], task: (batch: T[]) => MarkdownTask): Promise<R[]> {
+  const batches: T[][] = [];
+  for (let i = 0; i < items.length; i += BATCH_TEXTS) batches.push(items.slice(i, i + BATCH_TEXTS));
+  const results = await Promise.all(batches.map((batch) => batchPool.run<R[]>(task(batch))));
+  return results.flat();
+}
 
 /**
  * Checks markdown about to be stored against the content limits and answers its link destinations, parsed
@@ -128,7 +187,7 @@ async function runLimited<T>(task: MarkdownTask, what: string): Promise<T> {
   }
 }
 
-/** Ends the worker thread (it also ends by itself when idle). */
-export function closeMarkdownPool(): Promise<void> {
-  return pool.close();
+/** Ends the worker threads (they also end by themselves when idle). */
+export async function closeMarkdownPool(): Promise<void> {
+  await Promise.all([pool.close(), batchPool.close()]);
 }

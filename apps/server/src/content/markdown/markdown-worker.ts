@@ -1,6 +1,6 @@
 import { ContentError } from '../errors.js';
 import { referencePages, type ReferencePagesResult } from '../openapi-reference.js';
-import { parseMarkdownWithinLimits } from './limits.js';
+import { markdownLimitBreach, parseMarkdownWithinLimits } from './limits.js';
 import { extractReferences, findLinkDestinations, type ExtractedReferences, type LinkDestination } from './links.js';
 import type { Doc } from './document.js';
 import { markdownToDocument } from './to-document.js';
@@ -48,13 +48,47 @@ export interface ReferencesTask {
   pagePath?: string;
 }
 
-export type MarkdownTask = CheckMarkdownTask | SectionsTask | ReferencePagesTask | DocumentTask | ReferencesTask;
+/** The link destinations of many markdown texts (`findLinkDestinations`); null for text past the limits. */
+export interface LinkDestinationsTask {
+  kind: 'link-destinations';
+  markdowns: string[];
+}
+
+/** Many texts about to be stored, each checked against the content limits (`parseMarkdownWithinLimits`). */
+export interface LimitBreachesTask {
+  kind: 'limit-breaches';
+  texts: Array<{ markdown: string; what: string }>;
+}
+
+export type MarkdownTask = CheckMarkdownTask | SectionsTask | ReferencePagesTask | DocumentTask | ReferencesTask | LinkDestinationsTask | LimitBreachesTask;
+
+/** For each text, the message of the content limit it passes, or null. */
+export function limitBreachesOf(texts: ReadonlyArray<{ markdown: string; what: string }>): Array<string | null> {
+  return texts.map(({ markdown, what }) => {
+    try {
+      parseMarkdownWithinLimits(markdown, what);
+      return null;
+    } catch (error) {
+      if (error instanceof ContentError) return error.message;
+      throw error;
+    }
+  });
+}
+
+/** What `rewriteLinks` parses, for each text: its destinations, or null when it is past the limits and left as it is. */
+export function linkDestinationsOf(markdowns: readonly string[]): Array<LinkDestination[] | null> {
+  return markdowns.map((markdown) => (markdownLimitBreach(markdown) !== undefined ? null : findLinkDestinations(markdown)));
+}
 
 export type DocumentResult = { document: Doc } | { refused: string };
 
 export type CheckMarkdownResult = { links: LinkDestination[] } | { refused: string };
 
-export default function markdownTask(task: MarkdownTask): CheckMarkdownResult | MarkdownSection[] | ReferencePagesResult | DocumentResult | ExtractedReferences {
+export default function markdownTask(
+  task: MarkdownTask,
+): CheckMarkdownResult | MarkdownSection[] | ReferencePagesResult | DocumentResult | ExtractedReferences | Array<LinkDestination[] | null> | Array<string | null> {
+  if (task.kind === 'link-destinations') return linkDestinationsOf(task.markdowns);
+  if (task.kind === 'limit-breaches') return limitBreachesOf(task.texts);
   if (task.kind === 'sections') return extractSections(task.markdown);
   if (task.kind === 'openapi-reference') return referencePages(task.text, task.fileName);
   if (task.kind === 'references') return extractReferences(task.markdown, task.pagePath !== undefined ? { pagePath: task.pagePath } : {});

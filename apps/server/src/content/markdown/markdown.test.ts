@@ -4,8 +4,10 @@ import {
   documentToMarkdown,
   extractReferences,
   extractSections,
+  findLinkDestinations,
   headingAnchor,
   markdownToDocument,
+  parseMarkdown,
   plainText,
   rewriteLinks,
   tableGrid,
@@ -118,6 +120,10 @@ describe('markdownToDocument', () => {
     ]);
     expect(((grid.rows[2]![0]!.nodes[0] as DocText).leaves[0]!.marks[0]!.type)).toBe('bold');
     expect(plainText(table)).toBe('Name Size\na 1\nb 2');
+  });
+
+  it('reads a hard line break as a new line in plain text (the PDF lays code and cells out from it)', () => {
+    expect(plainText(markdownToDocument('one  \ntwo\\\nthree').nodes[0]!)).toBe('one\ntwo\nthree');
   });
 
   it('reads a paragraph of images as an images block, with file references where known', () => {
@@ -339,6 +345,18 @@ describe('rewriteLinks', () => {
     expect(rewriteLinks(source, () => undefined)).toBe(source);
   });
 
+  it('finds the same destinations without parsing markdown that holds no [ or <', () => {
+    const samples = [
+      'Plain text, https://example.com and www.example.com, *emphasis* and `code`.\n',
+      '# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> quote\n',
+      '[a](b.md) and ![c](d.png)\n\n[e]: f.md\n',
+      'An autolink <https://example.com> and <mail@example.com>.\n',
+      ...MARKDOWN_SAMPLES,
+    ];
+    for (const markdown of samples) expect(findLinkDestinations(markdown)).toEqual(findLinkDestinations(markdown, parseMarkdown(markdown)));
+    expect(findLinkDestinations('No brackets, https://example.com.\n')).toEqual([]);
+  });
+
   it('turns an autolink whose target is rewritten into an ordinary link', () => {
     expect(rewriteLinks('See <ref:a>.', () => '/pages/P1')).toBe('See [ref:a](/pages/P1).');
   });
@@ -355,6 +373,11 @@ describe('extractSections', () => {
       { id: 'install-1', title: 'Install', body: 'a\nb' },
       { id: 'émoji--co', title: 'Émoji & Co!', body: '' },
     ]);
+  });
+
+  it('reads a table as its cells\' words, a row a line, without its Markdown', () => {
+    const sections = extractSections('| Option | Default | Meaning |\n| --- | :-: | --- |\n| `--yes` | | Answer **yes** |\n');
+    expect(sections).toEqual([{ id: '', title: '', body: 'Option Default Meaning\n--yes Answer yes' }]);
   });
 
   it('leaves out an empty part before the first heading and indexes hint contents', () => {

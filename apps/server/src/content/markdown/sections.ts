@@ -60,7 +60,8 @@ function mdastText(node: mdast.Nodes): string {
     case 'footnoteReference':
       return '';
     case 'table':
-      return node.children.map((row) => row.children.map(mdastText).join(' | ')).join('\n');
+      // Cells as words (a row a line), not as Markdown: a snippet cut from a table reads as text, with no `|`.
+      return node.children.map((row) => row.children.map(mdastText).filter((cell) => cell.trim() !== '').join(' ')).join('\n');
     default:
       if (!('children' in node)) return '';
       if (node.type === 'paragraph' || node.type === 'heading' || node.type === 'tableCell' || isPhrasingParent(node)) {

@@ -129,3 +129,51 @@ export function alertOf(quote: mdast.Blockquote): { style: string; marker: strin
   const children = [...(inlines.length > 0 ? [{ ...first, children: inlines }] : []), ...quote.children.slice(1)];
   return { style: ALERT_STYLES[marker]!, marker, children: children as mdast.BlockContent[] };
 }
+
+/*
+ * A reusable content is inserted in a page by a paragraph of its own holding one GitBook include tag that
+ * names it by id: `{% include "/reusable-contents/<id>" %}`. The address has the form of the stable page and
+ * file links (`/pages/<id>`, `/files/<id>`), so that it survives renames; Git export writes it as GitBook's
+ * `{% include "<relative path>/.gitbook/includes/<file>.md" %}` and import reads that back.
+ */
+const REUSABLE_ID = '[A-Za-z0-9_-]{1,128}';
+const REUSABLE_INCLUDE = new RegExp(`^\\{%\\s*include\\s+"/reusable-contents/(${REUSABLE_ID})"\\s*%\\}$`);
+const REUSABLE_ID_ONLY = new RegExp(`^${REUSABLE_ID}$`);
+
+/** The tag that inserts the reusable content `id`; undefined for an id that cannot be written in one. */
+export function reusableIncludeTag(id: string): string | undefined {
+  return REUSABLE_ID_ONLY.test(id) ? `{% include "/reusable-contents/${id}" %}` : undefined;
+}
+
+/** The id of the reusable content a paragraph inserts, when the paragraph is exactly one include tag. */
+export function reusableIncludeOf(paragraph: mdast.Paragraph): string | undefined {
+  const only = paragraph.children.length === 1 ? paragraph.children[0] : undefined;
+  if (only?.type !== 'text') return undefined;
+  return REUSABLE_INCLUDE.exec(only.value.trim())?.[1];
+}
+
+/** Every reusable content id the markdown inserts (a linear scan of its lines, without parsing). */
+export function reusableIncludesIn(markdown: string): string[] {
+  const ids: string[] = [];
+  if (!markdown.includes('/reusable-contents/')) return ids;
+  for (const line of markdown.split('\n')) {
+    const id = REUSABLE_INCLUDE.exec(line.trim())?.[1];
+    if (id !== undefined) ids.push(id);
+  }
+  return ids;
+}
+
+const INCLUDE_TAG_LINE = /^([ \t]{0,3})\{%\s*include\s+"([^"\n]+)"\s*%\}([ \t]*)$/gm;
+
+/**
+ * Rewrites the target of every include tag standing alone on its line (`{% include "<target>" %}`): `rewrite`
+ * answers the new target, or undefined to keep the tag as written. Git sync uses it to turn reusable content
+ * ids into GitBook's include paths and back.
+ */
+export function rewriteIncludeTags(markdown: string, rewrite: (target: string) => string | undefined): string {
+  if (!markdown.includes('include')) return markdown;
+  return markdown.replace(INCLUDE_TAG_LINE, (tag, indent: string, target: string, trail: string) => {
+    const next = rewrite(target);
+    return next === undefined ? tag : `${indent}{% include "${next.replace(/"/g, '%22')}" %}${trail}`;
+  });
+}

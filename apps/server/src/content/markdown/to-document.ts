@@ -29,7 +29,7 @@ import {
 } from './document.js';
 import { parseMarkdownWithinLimits } from './limits.js';
 import { classifyUrl } from './links.js';
-import { alertOf, collectDefinitions, groupGitBookHints, type HintGroup } from './syntax.js';
+import { alertOf, collectDefinitions, groupGitBookHints, reusableIncludeOf, type HintGroup } from './syntax.js';
 
 /*
  * Markdown to Document. Markdown is what Quire stores (it is what clients write, what Git holds and what
@@ -88,6 +88,10 @@ function convertBlock(node: mdast.RootContent | HintGroup, context: ConvertConte
           data: {},
           nodes: images.map((image) => ({ object: 'block', type: 'image', isVoid: true, nodes: [], data: imageData(image.url, image.alt, image.title, context), fragments: [] })),
         };
+      }
+      const reusable = reusableIncludeOf(node);
+      if (reusable !== undefined) {
+        return { object: 'block', type: 'reusable-content', isVoid: true, nodes: [], data: { ref: { kind: 'reusable-content', reusableContent: reusable } } };
       }
       return { object: 'block', type: 'paragraph', nodes: convertInlines(node.children, context) };
     }

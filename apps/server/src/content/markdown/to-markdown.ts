@@ -3,7 +3,7 @@ import type * as mdast from 'mdast';
 import type { Options as ToMarkdownOptions } from 'mdast-util-to-markdown';
 import { printGfm } from '../markdown-libraries.js';
 import { TABLE_HEADER_FRAGMENT } from './document.js';
-import { ALERT_FOR_STYLE, ALERT_STYLES } from './syntax.js';
+import { ALERT_FOR_STYLE, ALERT_STYLES, reusableIncludeTag } from './syntax.js';
 
 /*
  * Document to markdown: what a document written by a client (a page or comment body in `document` form)
@@ -126,6 +126,11 @@ function blockToMdast(node: LooseNode): mdast.RootContent[] {
     }
     case 'html':
       return [{ type: 'html', value: stringData(node, 'html') ?? '' }];
+    case 'reusable-content': {
+      const ref = node.data?.ref as { reusableContent?: unknown } | undefined;
+      const tag = typeof ref?.reusableContent === 'string' ? reusableIncludeTag(ref.reusableContent) : undefined;
+      return tag === undefined ? [] : [{ type: 'html', value: tag }];
+    }
     case 'images':
       return [
         {

@@ -37,7 +37,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   }
 }
 
-/** The stored form of a comment body (see services/comment-service.ts storedBody) from a review's CommentBody JSON; undefined for no content. */
+/** The stored form of a comment body (see services/comment-body.ts storedBody) from a review's CommentBody JSON; undefined for no content. */
 function bodyOf(json: string): { body_format: 'markdown' | 'document'; body: string } | undefined {
   let parsed: unknown;
   try {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /*
- * Visitor authentication of `visitor-auth` sites (services/site-visitor-auth-service.ts): the backend visitors
+ * Visitor authentication of `visitor-auth` sites (services/site-publishing-auth-service.ts): the backend visitors
  * sign in at and the HS256 key their JWTs are signed with, sealed (services/sealed-values.ts). `key_id` is
  * new with every key: visitor tokens name it, so rotating or removing the key closes them at once.
  * The index on `sites.basename` serves the published-address lookup (`/sites/{basename}`), run per reader

@@ -56,12 +56,13 @@ export function changeRequestHandlers({ services, present }: HandlerDeps): Handl
     }),
 
     updateChangeRequestContent: async ({ caller, params, body }) => {
-      const outcome = await updateChangeRequestContent(services, caller, params.spaceId, params.changeRequestId, body.changes);
+      const outcome = await updateChangeRequestContent(services, caller, params.spaceId, params.changeRequestId, body.changes, body.revision);
       return {
         status: 200,
         body: {
           changeRequest: presentChangeRequest(present, outcome.view),
           changes: outcome.changes,
+          ...(outcome.reusableChanges.length > 0 ? { reusableContents: outcome.reusableChanges } : {}),
           ...(outcome.insertedFiles.length > 0 ? { insertedFiles: outcome.insertedFiles.map((file) => presentInsertedFile(services.urlSigner, file)) } : {}),
         },
       };
@@ -82,10 +83,10 @@ export function changeRequestHandlers({ services, present }: HandlerDeps): Handl
       return { status: 200, body: listAnswer(page, (listing) => presentRequestedReviewer(present, listing, viewer)) };
     },
 
-    requestReviewersForChangeRequest: async ({ caller, params, body }) => ({
-      status: 200,
-      body: await requestReviewersForChangeRequest(services, caller, params.spaceId, params.changeRequestId, body),
-    }),
+    requestReviewersForChangeRequest: async ({ caller, params, body }) => {
+      const { requests, viewer } = await requestReviewersForChangeRequest(services, caller, params.spaceId, params.changeRequestId, body);
+      return { status: 200, body: { users: requests.map((listing) => presentRequestedReviewer(present, listing, viewer)) } };
+    },
 
     removeRequestedReviewerFromChangeRequest: async ({ caller, params }) => {
       await removeRequestedReviewerFromChangeRequest(services, caller, params.spaceId, params.changeRequestId, params.userId);
@@ -94,7 +95,7 @@ export function changeRequestHandlers({ services, present }: HandlerDeps): Handl
 
     getReviewsByChangeRequestId: async ({ caller, params, query }) => {
       const { page } = await getReviewsByChangeRequestId(services, caller, params.spaceId, params.changeRequestId, query);
-      return { status: 200, body: listAnswer(page, (view) => presentReview(present, params.spaceId, view)) };
+      return { status: 200, body: listAnswer(page, (view) => presentReview(present, params.spaceId, view, query.format)) };
     },
 
     submitChangeRequestReview: async ({ caller, params, body }) => ({

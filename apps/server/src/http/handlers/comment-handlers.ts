@@ -1,23 +1,18 @@
 import {
   deleteCommentInSpace,
-  deleteCommentReplyInSpace,
   getCommentInSpace,
-  getCommentReplyInSpace,
   listCommentersInSpace,
-  listCommentRepliesInSpace,
   listCommentsInSpace,
   postCommentInSpace,
-  postCommentReplyInSpace,
   updateCommentInSpace,
-  updateCommentReplyInSpace,
 } from '../../services/comment-service.js';
 import { listAnswer } from '../../pagination.js';
-import { presentComment, presentCommentReply } from '../presenters/comment-presenter.js';
+import { presentComment } from '../presenters/comment-presenter.js';
 import { presentMember } from '../presenters/member-presenter.js';
 import type { Handlers } from '../registry.js';
 import type { HandlerDeps } from './deps.js';
 
-/** Discussions in spaces: comments, their replies and the people who took part. */
+/** Discussions in spaces: comments and the people who took part; replies have comment-reply-handlers.ts. */
 export function commentHandlers({ services, present }: HandlerDeps): Handlers {
   return {
     listCommentsInSpace: async ({ caller, params, query }) => {
@@ -42,31 +37,6 @@ export function commentHandlers({ services, present }: HandlerDeps): Handlers {
 
     deleteCommentInSpace: async ({ caller, params }) => {
       await deleteCommentInSpace(services, caller, params.spaceId, params.commentId);
-      return { status: 204 };
-    },
-
-    listCommentRepliesInSpace: async ({ caller, params, query }) => {
-      const { viewer, page } = await listCommentRepliesInSpace(services, caller, params.spaceId, params.commentId, query);
-      return { status: 200, body: listAnswer(page, (view) => presentCommentReply(present, viewer, params.spaceId, view, query.format)) };
-    },
-
-    postCommentReplyInSpace: async ({ caller, params, body }) => {
-      const { viewer, reply } = await postCommentReplyInSpace(services, caller, params.spaceId, params.commentId, body);
-      return { status: 200, body: presentCommentReply(present, viewer, params.spaceId, reply, undefined) };
-    },
-
-    getCommentReplyInSpace: async ({ caller, params, query }) => {
-      const { viewer, reply } = await getCommentReplyInSpace(services, caller, params.spaceId, params.commentId, params.commentReplyId);
-      return { status: 200, body: presentCommentReply(present, viewer, params.spaceId, reply, query.format) };
-    },
-
-    updateCommentReplyInSpace: async ({ caller, params, body }) => {
-      const { viewer, reply } = await updateCommentReplyInSpace(services, caller, params.spaceId, params.commentId, params.commentReplyId, body);
-      return { status: 200, body: presentCommentReply(present, viewer, params.spaceId, reply, undefined) };
-    },
-
-    deleteCommentReplyInSpace: async ({ caller, params }) => {
-      await deleteCommentReplyInSpace(services, caller, params.spaceId, params.commentId, params.commentReplyId);
       return { status: 204 };
     },
 

@@ -1,35 +1,29 @@
-import { getPublishedContentByUrl } from '../../services/published-content-service.js';
-import { deleteSiteVisitorAuth, getSiteVisitorAuth, updateSiteVisitorAuth } from '../../services/site-visitor-auth-service.js';
-import { presentPublishedContent, presentSiteVisitorAuth } from '../presenters/published-content-presenter.js';
+import type { Caller } from '../../services/caller.js';
+import { getPublishedContentByUrl, type PublishedLookupInput } from '../../services/published-content-service.js';
+import { presentPublishedContent } from '../presenters/published-content-presenter.js';
 import type { Handlers } from '../registry.js';
 import type { HandlerDeps } from './deps.js';
 
-/** What readers of published sites need: resolving an address for a visitor, and visitor authentication. */
+/** What readers of published sites need: resolving an address for a visitor. */
 export function publishedContentHandlers({ services, present }: HandlerDeps): Handlers {
+  const resolve = async (input: PublishedLookupInput, reader: Caller | undefined) => ({
+    status: 200 as const,
+    body: presentPublishedContent(present, await getPublishedContentByUrl(services, { ...input, ...(reader ? { reader } : {}) }, { publicUrl: present.publicUrl })),
+  });
   return {
-    getPublishedContentByUrl: async ({ query, signedInCaller }) => ({
-      status: 200,
-      body: presentPublishedContent(await getPublishedContentByUrl(services, {
-        url: query.url,
-        ...(query.shareKey !== undefined ? { shareKey: query.shareKey } : {}),
-        ...(query.visitorAuthToken !== undefined ? { visitorAuthToken: query.visitorAuthToken } : {}),
-        ...(signedInCaller ? { reader: signedInCaller } : {}),
-      }, { publicUrl: present.publicUrl })),
-    }),
-
-    getSiteVisitorAuth: async ({ caller, params }) => ({
-      status: 200,
-      body: presentSiteVisitorAuth(await getSiteVisitorAuth(services, caller, params.organizationId, params.siteId)),
-    }),
-
-    updateSiteVisitorAuth: async ({ caller, params, body }) => ({
-      status: 200,
-      body: presentSiteVisitorAuth(await updateSiteVisitorAuth(services, caller, params.organizationId, params.siteId, body)),
-    }),
-
-    deleteSiteVisitorAuth: async ({ caller, params }) => {
-      await deleteSiteVisitorAuth(services, caller, params.organizationId, params.siteId);
-      return { status: 204 };
-    },
+    getPublishedContentByUrl: ({ query, signedInCaller }) => resolve({
+      url: query.url,
+      ...(query.shareKey !== undefined ? { shareKey: query.shareKey } : {}),
+      ...(query.visitorAuthToken !== undefined ? { visitorAuthToken: query.visitorAuthToken } : {}),
+      ...(query.redirectOnError !== undefined ? { redirectOnError: query.redirectOnError } : {}),
+    }, signedInCaller),
+    // The POST form: the visitor in the body, the same lookup.
+    resolvePublishedContentByUrl: ({ body, signedInCaller }) => resolve({
+      url: body.url,
+      field: 'body.url',
+      ...(body.visitor?.jwtToken !== undefined ? { visitorAuthToken: body.visitor.jwtToken } : {}),
+      ...(body.visitor?.unsignedClaims !== undefined ? { unsignedClaims: body.visitor.unsignedClaims } : {}),
+      ...(body.redirectOnError !== undefined ? { redirectOnError: body.redirectOnError } : {}),
+    }, signedInCaller),
   };
 }

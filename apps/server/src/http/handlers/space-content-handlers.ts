@@ -1,3 +1,4 @@
+import { getComputedDocument, getComputedRevision } from '../../services/computed-content-service.js';
 import { searchSpaceContent } from '../../services/search-service.js';
 import {
   getCurrentRevision,
@@ -6,6 +7,7 @@ import {
   getPageById,
   getPageInChangeRequestById,
   getRevisionOfChangeRequestById,
+  getSpacePDF,
   listFiles,
   listFilesInChangeRequestById,
   listPages,
@@ -13,7 +15,7 @@ import {
 } from '../../services/space-content-service.js';
 import { applyTemplateToSpace } from '../../services/template-service.js';
 import { listAnswer } from '../../pagination.js';
-import { presentRevision, presentRevisionFile, presentRevisionPage, presentRevisionPages } from '../presenters/revision-presenter.js';
+import { presentComputedRevision, presentDocument, presentRevision, presentRevisionFile, presentRevisionPage, presentRevisionPages } from '../presenters/revision-presenter.js';
 import { presentSearchResults } from '../presenters/search-presenter.js';
 import type { Handlers } from '../registry.js';
 import type { HandlerDeps } from './deps.js';
@@ -32,6 +34,21 @@ export function spaceContentHandlers({ services, present }: HandlerDeps): Handle
     getRevisionOfChangeRequestById: async ({ caller, params, query }) => ({
       status: 200,
       body: presentRevision(present, await getRevisionOfChangeRequestById(services, caller, params.spaceId, params.changeRequestId), query),
+    }),
+
+    getComputedDocument: async ({ caller, params, body }) => ({
+      status: 200,
+      body: presentDocument(await getComputedDocument(services, caller, params.spaceId, body)),
+    }),
+
+    getComputedRevision: async ({ caller, params, body }) => ({
+      status: 200,
+      body: presentComputedRevision(present, await getComputedRevision(services, caller, params.spaceId, body)),
+    }),
+
+    getSpacePDF: async ({ caller, params, query }) => ({
+      status: 200,
+      body: await getSpacePDF(services, caller, params.spaceId, query),
     }),
 
     listPages: async ({ principal, params, query }) => ({

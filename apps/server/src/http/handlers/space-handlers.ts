@@ -9,8 +9,8 @@ import {
   transferSpace,
   updateSpaceById,
 } from '../../services/space-service.js';
-import { sharedSiteSpaceOfSpace } from '../../services/site-service.js';
-import { publishedSpaceUrl } from '../presenters/site-presenter.js';
+import { sharedSiteSpaceOfSpace } from '../../services/site-share-link-service.js';
+import { publishedSpaceUrl } from '../presenters/site-space-presenter.js';
 import { listAnswer } from '../../pagination.js';
 import { presentSpace } from '../presenters/space-presenter.js';
 import type { Handlers } from '../registry.js';

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { TooManyRequestsError } from '../../errors.js';
+import { memoryLimiterStore, type LimiterStore } from '../../limits/limiter-store.js';
 import { bearerTokenHash } from '../request-state.js';
 
 export interface RateLimitOptions {
@@ -14,6 +15,8 @@ export interface RateLimitOptions {
    * ever, so no outside client can choose its own key.
    */
   trustedForwarderKey?: string;
+  /** Where requests are counted (limits/limiter-store.ts): shared by every process, or this one's memory by default. */
+  store?: LimiterStore;
 }
 
 export interface RateLimiter {
@@ -30,12 +33,19 @@ export interface RateLimiter {
  * The caller is the bearer token when there is one (its SHA-256, the same hash authentication looks up, so no
  * token sits in memory as a key) and the client address otherwise. A made-up token would otherwise buy a
  * fresh budget with every guess, so requests whose token is refused are counted against their address too,
- * and an address out of budget is refused before its tokens are looked up. Counts are kept per process:
- * behind a load balancer each node allows the limit on its own, which bounds abuse without a shared store.
+ * and an address out of budget is refused before its tokens are looked up. Counts are kept in the limiter
+ * store, which every process of a deployment shares (PostgreSQL or Redis), so a caller spreading a burst over
+ * the processes behind a load balancer is limited as one.
+ *
+ * The addresses found out of budget are also remembered here, in this process, until their window ends, so
+ * that a request carrying a token from such an address is refused synchronously, without a store round trip.
+ * That memory is per process, and that is fine: it only ever repeats a refusal the shared store gave (an
+ * address's count only grows within its window, nothing resets it early), and a process that has not seen
+ * the refusal asks the store, which answers the same.
  */
 export function createRateLimiter(options: RateLimitOptions): RateLimiter | null {
   if (options.requestsPerWindow <= 0) return null;
-  const limiter = new RateLimiterMemory({ points: options.requestsPerWindow, duration: options.windowSeconds });
+  const limiter = (options.store ?? memoryLimiterStore()).limiter({ keyPrefix: 'api', points: options.requestsPerWindow, windowSeconds: options.windowSeconds });
   // Addresses out of budget, until when: checked synchronously on every request that carries a token.
   const exhaustedAddresses = new Map<string, number>();
   const setHeaders = (res: ServerResponse, remaining: number, msBeforeNext: number): void => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { pruneSpec } from './prune.js';
-import { compareSpecPaths, listOperations, toExpressPath, type OpenApiDocument } from './spec.js';
+import { pruneContract } from './prune.js';
+import { compareContractPaths, listOperations, toExpressPath, type OpenApiDocument } from './contract.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const spec: OpenApiDocument = {
+const contract: OpenApiDocument = {
   openapi: '3.1.0',
   info: { title: 't', version: '1' },
   servers: [{ url: '/v1' }],
@@ -18,28 +18,28 @@ const spec: OpenApiDocument = {
   },
 };
 
-describe('spec helpers', () => {
+describe('contract helpers', () => {
   it('prunes a path to the components it reaches, transitively, and copies them', () => {
-    const pruned = pruneSpec(spec, '/a');
+    const pruned = pruneContract(contract, '/a');
     expect(Object.keys(pruned.paths)).toEqual(['/a']);
     expect(Object.keys(pruned.components!.schemas!).sort()).toEqual(['A', 'Child']);
     expect(pruned.components!.securitySchemes).toBeDefined();
     (pruned.components!.schemas!.A as { type: string }).type = 'changed';
-    expect((spec.components!.schemas!.A as { type: string }).type).toBe('object');
-    expect(Object.keys(pruneSpec(spec, '/a', { responses: false }).components!.schemas ?? {})).toEqual([]);
+    expect((contract.components!.schemas!.A as { type: string }).type).toBe('object');
+    expect(Object.keys(pruneContract(contract, '/a', { responses: false }).components!.schemas ?? {})).toEqual([]);
   });
 
   it('refuses unresolved references', () => {
-    const broken = { ...spec, paths: { '/x': { get: { operationId: 'x', responses: { 200: { description: 'ok', content: { 'application/json': { schema: ref('Missing') } } } } } } } };
-    expect(() => pruneSpec(broken, '/x')).toThrow(/unresolved \$ref/);
+    const broken = { ...contract, paths: { '/x': { get: { operationId: 'x', responses: { 200: { description: 'ok', content: { 'application/json': { schema: ref('Missing') } } } } } } } };
+    expect(() => pruneContract(broken, '/x')).toThrow(/unresolved \$ref/);
   });
 
   it('lists operations with their express path, auth and body requirements', () => {
-    expect(listOperations(spec).map(({ operationId, expressPath, requiresAuth, requestBodyRequired, tags }) => ({ operationId, expressPath, requiresAuth, requestBodyRequired, tags }))).toEqual([
+    expect(listOperations(contract).map(({ operationId, expressPath, requiresAuth, requestBodyRequired, tags }) => ({ operationId, expressPath, requiresAuth, requestBodyRequired, tags }))).toEqual([
       { operationId: 'getA', expressPath: '/v1/a', requiresAuth: true, requestBodyRequired: false, tags: ['A'] },
       { operationId: 'postB', expressPath: '/v1/b/:id', requiresAuth: false, requestBodyRequired: true, tags: [] },
     ]);
     expect(toExpressPath('/v1', '/x/{a}/y/{b}')).toBe('/v1/x/:a/y/:b');
-    expect(['/v/{id}', '/v/latest'].sort(compareSpecPaths)).toEqual(['/v/latest', '/v/{id}']);
+    expect(['/v/{id}', '/v/latest'].sort(compareContractPaths)).toEqual(['/v/latest', '/v/{id}']);
   });
 });

@@ -1,17 +1,17 @@
-import type { JsonObject, OpenApiDocument } from './spec.js';
+import type { JsonObject, OpenApiDocument } from './contract.js';
 
 function decodePointerToken(token: string): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /**
- * A copy of the spec that holds one path item and only the components it reaches through `$ref`s
+ * A copy of the contract that holds one path item and only the components it reaches through `$ref`s
  * (followed transitively). Each route's validator is built from one of these, so that neither its route
- * lookup nor its schema compilation grows with the size of the whole spec.
+ * lookup nor its schema compilation grows with the size of the whole contract.
  */
-export function pruneSpec(spec: OpenApiDocument, specPath: string, options: { responses?: boolean } = {}): OpenApiDocument {
-  const original = spec.paths[specPath];
-  if (!original) throw new Error(`the spec has no path ${specPath}`);
+export function pruneContract(contract: OpenApiDocument, contractPath: string, options: { responses?: boolean } = {}): OpenApiDocument {
+  const original = contract.paths[contractPath];
+  if (!original) throw new Error(`the contract has no path ${contractPath}`);
   // Without responses, only what requests need is kept (request validators then compile less).
   const pathItem = options.responses === false
     ? Object.fromEntries(Object.entries(original).map(([key, value]) =>
@@ -36,27 +36,27 @@ export function pruneSpec(spec: OpenApiDocument, specPath: string, options: { re
     if (visited.has(ref)) return;
     visited.add(ref);
     const match = /^#\/components\/([^/]+)\/([^/]+)$/.exec(ref);
-    if (!match) throw new Error(`unsupported $ref ${ref} under ${specPath}: the bundled spec should only hold component refs`);
+    if (!match) throw new Error(`unsupported $ref ${ref} under ${contractPath}: the bundled contract should only hold component refs`);
     const section = match[1]!;
     const name = decodePointerToken(match[2]!);
-    const target = spec.components?.[section]?.[name];
-    if (target === undefined) throw new Error(`unresolved $ref ${ref} under ${specPath}`);
+    const target = contract.components?.[section]?.[name];
+    if (target === undefined) throw new Error(`unresolved $ref ${ref} under ${contractPath}`);
     (components[section] ??= {})[name] = target;
     visit(target);
   };
 
   visit(pathItem);
-  const securitySchemes = spec.components?.securitySchemes;
+  const securitySchemes = contract.components?.securitySchemes;
   if (securitySchemes) components.securitySchemes = securitySchemes;
 
   const pruned: OpenApiDocument = {
-    openapi: spec.openapi,
-    info: spec.info,
-    paths: { [specPath]: pathItem },
+    openapi: contract.openapi,
+    info: contract.info,
+    paths: { [contractPath]: pathItem },
     components,
   };
-  if (spec.servers) pruned.servers = spec.servers;
-  if (spec.security) pruned.security = spec.security;
+  if (contract.servers) pruned.servers = contract.servers;
+  if (contract.security) pruned.security = contract.security;
   // Deep copy: the validator library annotates and rewrites the document it is given.
   return structuredClone(pruned);
 }

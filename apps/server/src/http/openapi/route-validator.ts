@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { BadRequestError } from '../../errors.js';
 import type { ApiRequest } from '../request-state.js';
 import type { ResponseCheck } from '../respond.js';
-import { pruneSpec } from './prune.js';
-import { basePath, HTTP_METHODS, toExpressPath, type HttpMethod, type OpenApiDocument, type OpenApiOperation } from './spec.js';
+import { pruneContract } from './prune.js';
+import { basePath, HTTP_METHODS, toExpressPath, type HttpMethod, type OpenApiDocument, type OpenApiOperation } from './contract.js';
 import {
   contentTypeOf,
   OpenApiValidator,
@@ -19,7 +19,7 @@ import {
 
 /*
  * Request and response validation by express-openapi-validator's validator classes (through
- * validator-internals.ts), one set per spec path: the router has already found the operation, which is handed
+ * validator-internals.ts), one set per contract path: the router has already found the operation, which is handed
  * to the validator directly, and `warmRequests()` compiles every request validator before the server listens.
  * The classes are the ones the library's `middleware()` wires together, so validation behaves the same.
  */
@@ -30,21 +30,21 @@ interface Route {
   method: HttpMethod;
 }
 
-/** Response validators check that a request belongs to their spec by this number, as the library does. */
+/** Response validators check that a request belongs to their contract by this number, as the library does. */
 let nextSerial = 1_000_000;
 
 /**
- * The routes of a mini-spec, as the library's spec loader would list them. The loader is not used because it
+ * The routes of a pruned contract, as the library's spec loader would list them. The loader is not used because it
  * compiles the whole OpenAPI meta-schema into a fresh ajv on every call (tens of milliseconds per path) even
- * with spec validation off, and because our bundled spec needs none of its $ref bundling.
+ * with spec validation off, and because our bundled contract needs none of its $ref bundling.
  */
 function describeRoutes(apiDoc: OpenApiDocument): { apiDoc: OpenApiDocument; routes: Route[]; serial: number } {
   const base = basePath(apiDoc);
   const routes: Route[] = [];
-  for (const [specPath, item] of Object.entries(apiDoc.paths)) {
+  for (const [contractPath, item] of Object.entries(apiDoc.paths)) {
     for (const method of HTTP_METHODS) {
       if (!item[method]) continue;
-      routes.push({ expressRoute: toExpressPath(base, specPath), openApiRoute: `${base}${specPath}`, method });
+      routes.push({ expressRoute: toExpressPath(base, contractPath), openApiRoute: `${base}${contractPath}`, method });
     }
   }
   return { apiDoc, routes, serial: nextSerial++ };
@@ -179,10 +179,10 @@ function fastCompile<T>(options: T): T {
   return { ...options, code: { optimize: false } };
 }
 
-/** Builds the response side of a path on first use: its preprocessed spec and its validator. */
+/** Builds the response side of a path on first use: its preprocessed contract and its validator. */
 type PrepareResponses = (() => { validator: EovResponseValidator; doc: OpenApiDocument }) | null;
 
-/** The validators of one spec path (all its methods), built from a spec pruned to that path. */
+/** The validators of one contract path (all its methods), built from the contract pruned to that path. */
 export class PathValidator {
   readonly #operations = new Map<string, OperationEntry>();
   readonly #requestValidator: EovRequestValidator;
@@ -207,13 +207,13 @@ export class PathValidator {
   }
 
   /**
-   * Builds the validators of one path of `spec`. Requests and responses get separate pruned copies, so
+   * Builds the validators of one path of `contract`. Requests and responses get separate pruned copies, so
    * each ajv instance holds only the schemas its side can reach. The response side is only prepared when
    * its validators are first compiled (`warmResponses`), which production does after listening.
    */
-  static async create(spec: OpenApiDocument, specPath: string, options: PathValidatorOptions): Promise<PathValidator> {
+  static async create(contract: OpenApiDocument, contractPath: string, options: PathValidatorOptions): Promise<PathValidator> {
     const eov = new OpenApiValidator({
-      apiSpec: spec,
+      apiSpec: contract,
       validateApiSpec: false,
       validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
       validateResponses: options.validateResponses ? { removeAdditional: false, coerceTypes: false, onError: null } : false,
@@ -221,11 +221,11 @@ export class PathValidator {
       validateSecurity: false,
       fileUploader: false,
     });
-    const requestSide = describeRoutes(inlineOperationRefs(pruneSpec(spec, specPath, { responses: false })));
+    const requestSide = describeRoutes(inlineOperationRefs(pruneContract(contract, contractPath, { responses: false })));
     preprocess(requestSide.apiDoc, eov.ajvOpts.preprocessor, false);
     const prepareResponses = options.validateResponses
       ? () => {
-          const doc = preprocess(inlineOperationRefs(pruneSpec(spec, specPath)), eov.ajvOpts.preprocessor, eov.options.validateResponses)!;
+          const doc = preprocess(inlineOperationRefs(pruneContract(contract, contractPath)), eov.ajvOpts.preprocessor, eov.options.validateResponses)!;
           return { doc, validator: new ResponseValidator(doc, fastCompile(eov.ajvOpts.response), eov.options.validateResponses, requestSide.serial) };
         }
       : null;

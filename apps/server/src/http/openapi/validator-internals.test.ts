@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyError } from '../error-handler.js';
 import type { ApiRequest } from '../request-state.js';
 import { PathValidator } from './route-validator.js';
-import type { OpenApiDocument, OpenApiOperation } from './spec.js';
+import type { OpenApiDocument, OpenApiOperation } from './contract.js';
 import {
   contentTypeOf,
   findInternal,
@@ -29,7 +29,7 @@ const operation: OpenApiOperation = {
   requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['title'], additionalProperties: false, properties: { title: { type: 'string' } } } } } },
   responses: { 201: { description: 'made', content: { 'application/json': { schema: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } } } } },
 };
-const spec = (): OpenApiDocument => ({
+const contract = (): OpenApiDocument => ({
   openapi: '3.1.0',
   info: { title: 'internals', version: '1' },
   servers: [{ url: '/v1' }],
@@ -39,7 +39,7 @@ const spec = (): OpenApiDocument => ({
 
 function options() {
   return new OpenApiValidator({
-    apiSpec: spec(),
+    apiSpec: contract(),
     validateApiSpec: false,
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
     validateResponses: { removeAdditional: false, coerceTypes: false, onError: null },
@@ -90,7 +90,7 @@ describe('express-openapi-validator internals', () => {
 
   it('SchemaPreprocessor has a resolved-schema cache by $ref and answers the request and response documents', () => {
     const eov = options();
-    const preprocessor = new SchemaPreprocessor(spec(), eov.ajvOpts.preprocessor, eov.options.validateResponses);
+    const preprocessor = new SchemaPreprocessor(contract(), eov.ajvOpts.preprocessor, eov.options.validateResponses);
     expect(preprocessor.resolvedSchemaCache instanceof Map, 'SchemaPreprocessor.resolvedSchemaCache is no longer a Map').toBe(true);
     const result = preprocessor.preProcess();
     expect(result?.apiDoc?.paths, 'SchemaPreprocessor.preProcess() no longer answers { apiDoc }').toBeTypeOf('object');
@@ -99,7 +99,7 @@ describe('express-openapi-validator internals', () => {
 
   it('RequestValidator validates req.openapi from the cache key it was warmed under, throwing BadRequest with error codes', () => {
     const eov = options();
-    const doc = spec();
+    const doc = contract();
     const validator = new RequestValidator(doc, eov.ajvOpts.request);
     expect(validator.middlewareCache, 'RequestValidator.middlewareCache is gone').toBeTypeOf('object');
     const schema = doc.paths['/things/{thingId}']!.post as OpenApiOperation;
@@ -126,7 +126,7 @@ describe('express-openapi-validator internals', () => {
 
   it('ResponseValidator builds validators by status and throws InternalServerError on a mismatch', () => {
     const eov = options();
-    const preprocessor = new SchemaPreprocessor(spec(), eov.ajvOpts.preprocessor, eov.options.validateResponses);
+    const preprocessor = new SchemaPreprocessor(contract(), eov.ajvOpts.preprocessor, eov.options.validateResponses);
     const doc = preprocessor.preProcess().apiDocRes!;
     const validator = new ResponseValidator(doc, eov.ajvOpts.response, eov.options.validateResponses, 1);
     const responses = (doc.paths['/things/{thingId}']!.post as OpenApiOperation).responses;
@@ -139,7 +139,7 @@ describe('express-openapi-validator internals', () => {
   });
 
   it('PathValidator compiles every request validator at start-up and compiles none on a request', async () => {
-    const validator = await PathValidator.create(spec(), '/things/{thingId}', { validateResponses: false });
+    const validator = await PathValidator.create(contract(), '/things/{thingId}', { validateResponses: false });
     expect(validator.warmRequests()).toBe(1);
     validator.requestValidation('post')(request({ title: 'ok' }));
     expect(validator.compiledRequestValidators).toBe(1);
@@ -148,7 +148,7 @@ describe('express-openapi-validator internals', () => {
 
 describe('validation errors reach the client by class', () => {
   it('answers a bad request with each field named', async () => {
-    const validator = await PathValidator.create(spec(), '/things/{thingId}', { validateResponses: false });
+    const validator = await PathValidator.create(contract(), '/things/{thingId}', { validateResponses: false });
     validator.warmRequests();
     const validate = validator.requestValidation('post');
     expect(classifyError(thrown(() => validate(request({ title: 'ok', extra: true }, { limit: '11' }))))).toEqual({

@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
-import type { OpenApiDocument, OpenApiOperation } from './spec.js';
+import type { OpenApiDocument, OpenApiOperation } from './contract.js';
 
 /*
  * Every use of express-openapi-validator's private files and members, in one place.
  *
  * The library's public `middleware()` finds the operation of each request by looping over every path of the
- * spec (building a path-to-regexp each time) and compiles validators on the first request of each route;
+ * contract (building a path-to-regexp each time) and compiles validators on the first request of each route;
  * apps/server/README.md ("Request flow") has the figures. Quire finds the operation itself and compiles
  * before listening, so it drives the validator classes that `middleware()` wires together, which the
  * package does not export. What it relies on is listed in `VALIDATOR_INTERNALS` below;

@@ -7,7 +7,7 @@ import type { RequestedReviewerListing } from '../../stores/change-request-revie
 import type { UrlSigner } from '../../storage/signed-urls.js';
 import { apiUrl, appUrl, type PresentContext } from './context.js';
 import type { UserRow } from '../../stores/user-store.js';
-import { presentComment } from './comment-presenter.js';
+import { presentComment, type BodyFormat } from './comment-presenter.js';
 import { presentUser } from './user-presenter.js';
 
 export type ApiChangeRequest = components['schemas']['ChangeRequest'];
@@ -74,7 +74,8 @@ type ApiReview = components['schemas']['ChangeRequestReview'];
 type ApiRequestedReviewer = components['schemas']['ChangeRequestRequestedReviewer'];
 
 /** A review: outdated when the request's revision moved on since it was given. */
-export function presentReview(context: PresentContext, spaceId: string, { review, reviewer, requester, comment, currentRevisionId, viewer }: ReviewView): ApiReview {
+/** `format`: the form of the review's comment body, as the list asks for it (its written form otherwise). */
+export function presentReview(context: PresentContext, spaceId: string, { review, reviewer, requester, comment, currentRevisionId, viewer }: ReviewView, format?: BodyFormat): ApiReview {
   const user = (row: UserRow) => presentUser(context, row, { withEmail: canSeeMemberEmail(viewer.membership, viewer.userId, row.id) });
   return {
     object: 'change-request-review',
@@ -84,8 +85,7 @@ export function presentReview(context: PresentContext, spaceId: string, { review
     ...(requester ? { requestedBy: user(requester) } : {}),
     revision: review.revision_id,
     outdated: review.revision_id !== currentRevisionId,
-    // The discussion comment, in the form it was written in (the review operations take no `format`).
-    ...(comment ? { comment: presentComment(context, viewer, comment, undefined) } : {}),
+    ...(comment ? { comment: presentComment(context, viewer, comment, format) } : {}),
     createdAt: review.created_at,
     // A review is never edited (a new submission is a new review), so it was last updated when it was given.
     updatedAt: review.created_at,

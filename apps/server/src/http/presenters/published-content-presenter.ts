@@ -1,13 +1,17 @@
 import type { components } from '@quire/api-types';
 import type { PublishedContentLookup, PublishedContentRedirect } from '../../services/published-content-service.js';
-import type { VisitorAuthRecord } from '../../services/site-visitor-auth-service.js';
+import type { PresentContext } from './context.js';
+import { redirectTargetAddress } from './site-redirect-presenter.js';
 
 type ApiLookup = components['schemas']['PublishedContentLookup'];
 type ApiRedirect = components['schemas']['PublishedContentRedirect'];
-type ApiSiteVisitorAuth = components['schemas']['SiteVisitorAuth'];
 
-export function presentPublishedContent(answer: PublishedContentLookup | PublishedContentRedirect): ApiLookup | ApiRedirect {
+export function presentPublishedContent(context: PresentContext, answer: PublishedContentLookup | PublishedContentRedirect): ApiLookup | ApiRedirect {
   if (answer.kind === 'redirect') return { object: 'published-content-redirect', reason: 'visitor-auth', target: 'external', redirect: answer.redirect };
+  if (answer.kind === 'moved-page') return { object: 'published-content-redirect', reason: 'moved-page', target: 'content', redirect: answer.redirect };
+  if (answer.kind === 'site-redirect') {
+    return { object: 'published-content-redirect', reason: 'site-redirect', target: 'content', redirect: redirectTargetAddress(context, answer.site, answer.destination) };
+  }
   const { site, section, record } = answer;
   return {
     object: 'published-content-lookup',
@@ -26,8 +30,4 @@ export function presentPublishedContent(answer: PublishedContentLookup | Publish
     apiToken: answer.apiToken,
     apiTokenExpiresAt: answer.apiTokenExpiresAt,
   };
-}
-
-export function presentSiteVisitorAuth(record: VisitorAuthRecord): ApiSiteVisitorAuth {
-  return { object: 'site-visitor-auth', backendUrl: record.backendUrl, algorithm: 'HS256', signingKey: record.signingKey, updatedAt: record.updatedAt };
 }

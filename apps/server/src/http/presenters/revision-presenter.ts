@@ -1,13 +1,16 @@
 import type { components } from '@quire/api-types';
-import type { MaterializedFile, MaterializedPage } from '../../content/index.js';
+import type { Doc, MaterializedFile, MaterializedPage } from '../../content/index.js';
+import type { ComputedRevision } from '../../services/computed-content-service.js';
 import type { ContentScope, PageRead, RevisionView } from '../../services/space-content-service.js';
 import type { UrlSigner } from '../../storage/signed-urls.js';
 import { presentChangeRequest } from './change-request-presenter.js';
 import { appUrl, type PresentContext } from './context.js';
+import { presentReusableContentShape } from './reusable-content-presenter.js';
 
 export type ApiRevision = components['schemas']['Revision'];
 export type ApiRevisionPage = components['schemas']['RevisionPage'];
 export type ApiRevisionFile = components['schemas']['RevisionFile'];
+export type ApiJSONDocument = components['schemas']['JSONDocument'];
 
 /** The `metadata` and `computed` queries of the content reads (both default to true in the contract). */
 export interface ContentPresentOptions {
@@ -43,6 +46,16 @@ const DEFAULT_LAYOUT = {
   width: 'default', cover: true, coverSize: 'hero', title: true, description: true, tableOfContents: true, outline: true, pagination: true, metadata: true,
 } as const satisfies Required<NonNullable<ApiRevisionPage['layout']>>;
 
+/** Every layout option of a document page: what was set over the defaults. */
+export function completeLayout(layout: ApiRevisionPage['layout']): Required<NonNullable<ApiRevisionPage['layout']>> {
+  return { ...DEFAULT_LAYOUT, ...layout };
+}
+
+/** The type a page is shown as: a computed page as the document it produces, unless `computed` is false. */
+export function shownPageType(type: ApiRevisionPage['type'], options: ContentPresentOptions): ApiRevisionPage['type'] {
+  return type === 'computed' && options.computed !== false ? 'document' : type;
+}
+
 /**
  * A page without its content. Computed pages are shown as the pages they produce (a document page with its
  * generated children) unless `computed` is false, when they are shown as their definition: type
@@ -51,13 +64,13 @@ const DEFAULT_LAYOUT = {
 function presentPageShape(page: MaterializedPage, base: string, options: ContentPresentOptions): ApiRevisionPage {
   const { contentHash: _contentHash, pages, git, computed, computedSeed, type, layout, ...fields } = page;
   const showDefinition = type === 'computed' && options.computed === false;
-  const shownType = type === 'computed' && !showDefinition ? 'document' : type;
+  const shownType = shownPageType(type, options);
   const kind = PAGE_KINDS[shownType];
   return {
     ...fields,
     type: shownType,
     ...(kind ? { kind } : {}),
-    ...(shownType === 'document' ? { layout: { ...DEFAULT_LAYOUT, ...layout } } : {}),
+    ...(shownType === 'document' ? { layout: completeLayout(layout) } : {}),
     ...(showDefinition && computed ? { computed } : {}),
     ...(showDefinition && computedSeed !== undefined ? { computedSeed } : {}),
     ...(git && options.metadata !== false ? { git } : {}),
@@ -81,9 +94,29 @@ export function presentRevisionPage(context: PresentContext, read: PageRead, opt
   const page = presentPageShape(read.page, contentAppUrl(context, read.view.scope), options);
   return {
     ...page,
+    ...(read.documentId !== undefined ? { documentId: read.documentId } : {}),
     ...(read.markdown !== undefined ? { markdown: read.markdown } : {}),
     ...(read.document !== undefined ? { document: read.document } : {}),
   };
+}
+
+/**
+ * What a source computes (getComputedRevision): its pages, each with its markdown, addressed in the app
+ * below the space, as the pages of a revision are. `builtin:openapi` makes no files or reusable contents.
+ */
+export function presentComputedRevision(context: PresentContext, computed: ComputedRevision): components['schemas']['ComputedRevision'] {
+  const { space } = computed.access;
+  const base = appUrl(context, `/o/${encodeURIComponent(space.organization_id)}/s/${encodeURIComponent(space.id)}`);
+  return {
+    pages: computed.pages.map(({ page, markdown }) => ({ ...presentPageShape(page, base, {}), markdown })),
+    files: [],
+    reusableContents: [],
+  };
+}
+
+/** A page's content alone as a document (getPageDocumentInRevisionById, getDocumentById). */
+export function presentDocument(document: Doc): ApiJSONDocument {
+  return document;
 }
 
 export function presentRevisionFile(signer: UrlSigner, file: MaterializedFile, options: ContentPresentOptions): ApiRevisionFile {
@@ -123,7 +156,7 @@ function parents(text: string): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
-/** Spaces and revisions define no variables or reusable contents of their own yet: both are empty. */
+/** Spaces and revisions define no variables of their own yet: `variables` is empty. */
 export function presentRevision(context: PresentContext, view: RevisionView, options: ContentPresentOptions): ApiRevision {
   const { revision } = view.scope;
   const space = `/o/${encodeURIComponent(view.scope.access.space.organization_id)}/s/${encodeURIComponent(view.scope.access.space.id)}`;
@@ -136,7 +169,7 @@ export function presentRevision(context: PresentContext, view: RevisionView, opt
     parents: parents(revision.parents),
     pages: presentRevisionPages(context, view, options),
     files: view.content.tree.files.map((file) => presentRevisionFile(view.signer, file, options)),
-    reusableContents: [],
+    reusableContents: view.content.tree.reusableContents.map((reusable) => presentReusableContentShape(revision.id, reusable, options)),
     variables: {},
     createdAt: revision.created_at,
     ...(git ? { git } : {}),

@@ -24,7 +24,8 @@ export function presentSamlProvider(context: PresentContext, view: SamlProviderV
     object: 'saml-provider',
     id: provider.id,
     label: provider.label,
-    // The contract answers an empty string for each identity-provider field not set yet (`ssoURL` allows it).
+    // Providers are created with an `ssoURL` now; one created by an earlier Quire without it answers '' until set.
+    // `entityID` and `certificate` may be unset: empty strings, as the public shape (any string) allows.
     ssoURL: provider.sso_url ?? '',
     entityID: provider.entity_id ?? '',
     certificate: provider.certificate ?? '',
