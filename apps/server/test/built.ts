@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,13 +41,40 @@ export function exited(child: ChildProcess): Promise<number | null> {
   return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-/** A TCP port nothing listens on right now, for a server process a test starts. */
-export function freePort(): Promise<number> {
+/**
+ * A TCP port nothing listens on right now, for a server process a test starts, drawn at random below the
+ * kernel's ephemeral range (`ip_local_port_range`). A port found free by listening on port 0 comes from that
+ * range, where every outgoing connection of the machine (a PostgreSQL client, a fetch) also takes its local
+ * port: between the probe and the server's listen one of them could take it, and the server failed with
+ * EADDRINUSE (it happened in CI). Below the range only another test's draw of the same port can, one chance in
+ * thousands.
+ */
+export async function freePort(): Promise<number> {
+  const ceiling = ephemeralRangeStart();
+  const floor = Math.max(1024, ceiling - 12_000);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = randomInt(floor, ceiling);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port found between ${floor} and ${ceiling}`);
+}
+
+/** The first port the kernel hands out for port 0 and outgoing connections (Linux; 32768 elsewhere). */
+function ephemeralRangeStart(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(low) && low > 2048) return low;
+  } catch {
+    // not Linux
+  }
+  return 32768;
+}
+
+function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
 
