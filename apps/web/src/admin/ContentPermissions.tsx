@@ -7,6 +7,7 @@ import { ErrorNotice, Loading } from '../layout/Feedback.js';
 import { contentPermissionsApi, type ContentKind } from './content-permissions-api.js';
 import { adminKey, settingsPath, useOrganizationId } from './organization.js';
 import { RoleSelect } from './RoleSelect.js';
+import { RowAction } from './RowAction.js';
 import { roleLabel, type Role } from './roles.js';
 import { useTeams } from './Teams.js';
 
@@ -27,8 +28,16 @@ function ContentPermissionsOf({ organizationId, kind, contentId }: { organizatio
   const key = adminKey(organizationId, 'permissions', kind, contentId);
   const noun = kind === 's' ? 'space' : 'collection';
   const title = useQuery({ queryKey: [...key, 'title'], queryFn: calls.title });
-  const users = useQuery({ queryKey: [...key, 'users'], queryFn: calls.users });
-  const teams = useQuery({ queryKey: [...key, 'teams'], queryFn: calls.teams });
+  const users = useQuery({
+    queryKey: [...key, 'users'],
+    queryFn: calls.users,
+    select: (rows): Granted[] => rows.map(({ user, permission }) => ({ id: user.id, name: user.displayName, permission })),
+  });
+  const teams = useQuery({
+    queryKey: [...key, 'teams'],
+    queryFn: calls.teams,
+    select: (rows): Granted[] => rows.map(({ team, permission }) => ({ id: team.id, name: team.title, permission })),
+  });
   const everyone = useInfiniteQuery({
     queryKey: [...key, 'everyone'],
     queryFn: ({ pageParam }) => calls.everyone(pageParam),
@@ -65,93 +74,22 @@ function ContentPermissionsOf({ organizationId, kind, contentId }: { organizatio
       </p>
       {change.isError ? <ErrorNotice title="Nothing was changed" message={errorMessage(change.error)} /> : null}
 
-      <h3 id="granted-people-title">People given access</h3>
-      {users.isPending ? <Loading label="Loading the people given access" /> : null}
-      {users.isError ? <ErrorNotice title="The people given access could not be loaded" error={users.error} /> : null}
-      {users.data?.length === 0 ? <p>Nobody was given access to this {noun} in person.</p> : null}
-      {users.data?.length ? (
-        <table className="admin-table" aria-labelledby="granted-people-title">
-          <thead>
-            <tr>
-              <th scope="col">Person</th>
-              <th scope="col" id="granted-user-role-col">
-                Role here
-              </th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.data.map(({ user, permission }) => {
-              const nameId = `granted-user-${user.id}`;
-              const removeId = `${nameId}-remove`;
-              return (
-                <tr key={user.id}>
-                  <th scope="row" id={nameId}>
-                    {user.displayName}
-                  </th>
-                  <td>
-                    <RoleSelect
-                      labelledBy={`granted-user-role-col ${nameId}`}
-                      value={permission}
-                      disabled={busy}
-                      onChange={(role) => change.mutate({ run: () => calls.setUserRole(user.id, role as Role), done: `${user.displayName} is now ${roleLabel(role)} here.` })}
-                    />
-                  </td>
-                  <td>
-                    <button id={removeId} type="button" className="secondary" aria-labelledby={`${removeId} ${nameId}`} disabled={busy} onClick={() => change.mutate({ run: () => calls.removeUser(user.id), done: `${user.displayName} no longer has access given here.` })}>
-                      Remove access
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      ) : null}
-
-      <h3 id="granted-teams-title">Teams given access</h3>
-      {teams.isPending ? <Loading label="Loading the teams given access" /> : null}
-      {teams.isError ? <ErrorNotice title="The teams given access could not be loaded" error={teams.error} /> : null}
-      {teams.data?.length === 0 ? <p>No team was given access to this {noun}.</p> : null}
-      {teams.data?.length ? (
-        <table className="admin-table" aria-labelledby="granted-teams-title">
-          <thead>
-            <tr>
-              <th scope="col">Team</th>
-              <th scope="col" id="granted-team-role-col">
-                Role here
-              </th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {teams.data.map(({ team, permission }) => {
-              const nameId = `granted-team-${team.id}`;
-              const removeId = `${nameId}-remove`;
-              return (
-                <tr key={team.id}>
-                  <th scope="row" id={nameId}>
-                    {team.title}
-                  </th>
-                  <td>
-                    <RoleSelect
-                      labelledBy={`granted-team-role-col ${nameId}`}
-                      value={permission}
-                      disabled={busy}
-                      onChange={(role) => change.mutate({ run: () => calls.setTeamRole(team.id, role as Role), done: `The team ${team.title} is now ${roleLabel(role)} here.` })}
-                    />
-                  </td>
-                  <td>
-                    <button id={removeId} type="button" className="secondary" aria-labelledby={`${removeId} ${nameId}`} disabled={busy} onClick={() => change.mutate({ run: () => calls.removeTeam(team.id), done: `The team ${team.title} no longer has access given here.` })}>
-                      Remove access
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      ) : null}
+      <GrantedTable
+        kind="user"
+        rows={users}
+        busy={busy}
+        emptyText={`Nobody was given access to this ${noun} in person.`}
+        onRole={(user, role) => change.mutate({ run: () => calls.setUserRole(user.id, role), done: `${user.name} is now ${roleLabel(role)} here.` })}
+        onRemove={(user) => change.mutate({ run: () => calls.removeUser(user.id), done: `${user.name} no longer has access given here.` })}
+      />
+      <GrantedTable
+        kind="team"
+        rows={teams}
+        busy={busy}
+        emptyText={`No team was given access to this ${noun}.`}
+        onRole={(team, role) => change.mutate({ run: () => calls.setTeamRole(team.id, role), done: `The team ${team.name} is now ${roleLabel(role)} here.` })}
+        onRemove={(team) => change.mutate({ run: () => calls.removeTeam(team.id), done: `The team ${team.name} no longer has access given here.` })}
+      />
 
       <GrantForm
         organizationId={organizationId}
@@ -195,6 +133,73 @@ function ContentPermissionsOf({ organizationId, kind, contentId }: { organizatio
         </button>
       ) : null}
     </section>
+  );
+}
+
+/** One person or team given a role on the content, as the tables of given access list them. */
+interface Granted {
+  id: string;
+  name: string;
+  permission: Role;
+}
+
+const grantedWords = {
+  user: { heading: 'People given access', column: 'Person', plural: 'people' },
+  team: { heading: 'Teams given access', column: 'Team', plural: 'teams' },
+} as const;
+
+/** The people (or the teams) given a role on the content: each role changed or taken back in its row. */
+function GrantedTable({ kind, rows, busy, emptyText, onRole, onRemove }: {
+  kind: 'user' | 'team';
+  rows: { isPending: boolean; isError: boolean; error: unknown; data?: Granted[] };
+  busy: boolean;
+  emptyText: string;
+  onRole: (granted: Granted, role: Role) => void;
+  onRemove: (granted: Granted) => void;
+}) {
+  const words = grantedWords[kind];
+  const titleId = `granted-${kind === 'user' ? 'people' : 'teams'}-title`;
+  const roleColumnId = `granted-${kind}-role-col`;
+  return (
+    <>
+      <h3 id={titleId}>{words.heading}</h3>
+      {rows.isPending ? <Loading label={`Loading the ${words.plural} given access`} /> : null}
+      {rows.isError ? <ErrorNotice title={`The ${words.plural} given access could not be loaded`} error={rows.error} /> : null}
+      {rows.data?.length === 0 ? <p>{emptyText}</p> : null}
+      {rows.data?.length ? (
+        <table className="admin-table" aria-labelledby={titleId}>
+          <thead>
+            <tr>
+              <th scope="col">{words.column}</th>
+              <th scope="col" id={roleColumnId}>
+                Role here
+              </th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.data.map((granted) => {
+              const nameId = `granted-${kind}-${granted.id}`;
+              return (
+                <tr key={granted.id}>
+                  <th scope="row" id={nameId}>
+                    {granted.name}
+                  </th>
+                  <td>
+                    <RoleSelect labelledBy={`${roleColumnId} ${nameId}`} value={granted.permission} disabled={busy} onChange={(role) => onRole(granted, role as Role)} />
+                  </td>
+                  <td>
+                    <RowAction id={`${nameId}-remove`} rowNameId={nameId} disabled={busy} onClick={() => onRemove(granted)}>
+                      Remove access
+                    </RowAction>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      ) : null}
+    </>
   );
 }
 

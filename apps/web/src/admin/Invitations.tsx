@@ -7,6 +7,7 @@ import { ErrorNotice, Loading } from '../layout/Feedback.js';
 import { CopyField } from './CopyField.js';
 import { adminKey, useOrganization, useOrganizationId } from './organization.js';
 import { RoleSelect } from './RoleSelect.js';
+import { RowAction } from './RowAction.js';
 import { roleLabel, type RoleOrGuest } from './roles.js';
 
 /** Addresses typed one per line, or separated by commas or spaces. */
@@ -98,13 +99,23 @@ function usePendingInvitations(organizationId: string) {
   });
 }
 
-function PendingInvitations({ organizationId }: { organizationId: string }) {
+/** Revokes an invitation, by email or by link alike (one operation), and reloads both lists. */
+function useRevokeInvite(organizationId: string) {
   const queryClient = useQueryClient();
-  const pending = usePendingInvitations(organizationId);
-  const revoke = useMutation({
+  return useMutation({
     mutationFn: (inviteId: string) => unwrap(api.DELETE('/orgs/{organizationId}/link-invites/{inviteId}', { params: { path: { organizationId, inviteId } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKey(organizationId, 'invites') }),
   });
+}
+
+/** Until when an invitation works, or that it no longer does. */
+function ExpiryCell({ expiresAt }: { expiresAt: string }) {
+  return <td>{isPast(expiresAt) ? <span className="badge">Expired</span> : new Date(expiresAt).toLocaleString()}</td>;
+}
+
+function PendingInvitations({ organizationId }: { organizationId: string }) {
+  const pending = usePendingInvitations(organizationId);
+  const revoke = useRevokeInvite(organizationId);
   return (
     <section aria-labelledby="pending-title">
       <h3 id="pending-title">Waiting for an answer</h3>
@@ -128,11 +139,11 @@ function PendingInvitations({ organizationId }: { organizationId: string }) {
                   {invite.email}
                 </th>
                 <td>{roleLabel(invite.role)}</td>
-                <td>{isPast(invite.expiresAt) ? <span className="badge">Expired</span> : new Date(invite.expiresAt).toLocaleString()}</td>
+                <ExpiryCell expiresAt={invite.expiresAt} />
                 <td>
-                  <button id={`pending-${invite.id}-revoke`} type="button" className="secondary" aria-labelledby={`pending-${invite.id}-revoke pending-${invite.id}`} disabled={revoke.isPending} onClick={() => revoke.mutate(invite.id)}>
+                  <RowAction id={`pending-${invite.id}-revoke`} rowNameId={`pending-${invite.id}`} disabled={revoke.isPending} onClick={() => revoke.mutate(invite.id)}>
                     Revoke
-                  </button>
+                  </RowAction>
                 </td>
               </tr>
             ))}
@@ -160,10 +171,7 @@ function InviteLinks({ organizationId, linksOn }: { organizationId: string; link
     mutationFn: () => unwrap(api.POST('/orgs/{organizationId}/link-invites', { params: { path: { organizationId } }, body: { role } })),
     onSuccess: refresh,
   });
-  const revoke = useMutation({
-    mutationFn: (inviteId: string) => unwrap(api.DELETE('/orgs/{organizationId}/link-invites/{inviteId}', { params: { path: { organizationId, inviteId } } })),
-    onSuccess: refresh,
-  });
+  const revoke = useRevokeInvite(organizationId);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate();
@@ -213,11 +221,11 @@ function InviteLinks({ organizationId, linksOn }: { organizationId: string; link
                 </th>
                 <td>{roleLabel(link.role)}</td>
                 <td>{link.maxUses === null ? `${link.uses} ${link.uses === 1 ? 'time' : 'times'}` : `${link.uses} of ${link.maxUses}`}</td>
-                <td>{isPast(link.expiresAt) ? <span className="badge">Expired</span> : new Date(link.expiresAt).toLocaleString()}</td>
+                <ExpiryCell expiresAt={link.expiresAt} />
                 <td>
-                  <button id={`link-${link.id}-revoke`} type="button" className="secondary" aria-labelledby={`link-${link.id}-revoke link-${link.id}`} disabled={revoke.isPending} onClick={() => revoke.mutate(link.id)}>
+                  <RowAction id={`link-${link.id}-revoke`} rowNameId={`link-${link.id}`} disabled={revoke.isPending} onClick={() => revoke.mutate(link.id)}>
                     Revoke link
-                  </button>
+                  </RowAction>
                 </td>
               </tr>
             ))}

@@ -7,6 +7,7 @@ import { all } from '../api/lists.js';
 import { ErrorNotice, Loading } from '../layout/Feedback.js';
 import { ConfirmInline } from './ConfirmInline.js';
 import { adminKey, settingsPath, useOrganizationId } from './organization.js';
+import { RowAction } from './RowAction.js';
 
 type TeamRole = 'owner' | 'member';
 
@@ -123,9 +124,9 @@ export default function Team() {
                   </td>
                   {canChange ? (
                     <td>
-                      <button id={removeId} type="button" className="secondary" aria-labelledby={`${removeId} ${nameId}`} disabled={changeMembers.isPending} onClick={() => changeMembers.mutate({ remove: [member.id] })}>
+                      <RowAction id={removeId} rowNameId={nameId} disabled={changeMembers.isPending} onClick={() => changeMembers.mutate({ remove: [member.id] })}>
                         Remove from team
-                      </button>
+                      </RowAction>
                     </td>
                   ) : null}
                 </tr>
