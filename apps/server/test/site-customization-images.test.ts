@@ -157,7 +157,7 @@ describeEachDialect('site customization previews and images', (dialect) => {
       const path = new URL(image.url).pathname;
       expect((await fetch(server.url + path, { redirect: 'manual' })).status).toBe(404);
       const link = await unwrap(w.admin.client.POST('/orgs/{organizationId}/sites/{siteId}/share-links', { params: w.sitePath, body: { name: 'Partners' } }));
-      const keyed = await fetch(`${server.url}${path}?shareKey=${encodeURIComponent(new URL(link.urls.published).searchParams.get('shareKey')!)}`, { redirect: 'manual' });
+      const keyed = await fetch(`${server.url}${path}?shareKey=${encodeURIComponent(new URL(link.urls.published!).searchParams.get('shareKey')!)}`, { redirect: 'manual' });
       // The key is remembered in a cookie first (303), then the image answers with it.
       expect(keyed.status).toBe(303);
       const cookie = keyed.headers.get('set-cookie')!.split(';')[0]!;
