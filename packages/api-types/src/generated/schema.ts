@@ -7642,7 +7642,10 @@ export interface components {
             name?: string;
             /** @description The media type the sender declares; when given, it must be the type the bytes show. */
             contentType?: string;
-            /** @description The image's bytes in base64 (at most 1 MiB once decoded). */
+            /**
+             * @description The image's bytes in base64 (at most 1 MiB once decoded).
+             * @example iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==
+             */
             base64: string;
         };
         /** @description An image stored for a site's customization. */
