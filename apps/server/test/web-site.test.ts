@@ -129,7 +129,9 @@ describe.skipIf(!canRunApp || !contractHasSignIn)('sites in the app', () => {
     // Publish; then customize: the preview shows what is typed, rendered by the reader, before anything is saved.
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.getByText('The site is published.').waitFor();
-    const published = (await unwrap(api.GET('/orgs/{organizationId}/sites/{siteId}', path))).urls.published!;
+    // Read until answered: once, under heavy load, the first read after the message had no address yet.
+    let published = '';
+    await expect.poll(async () => (published = (await unwrap(api.GET('/orgs/{organizationId}/sites/{siteId}', path))).urls.published ?? '')).not.toBe('');
     const preview = page.frameLocator('iframe[title="Preview of Acme Guides"]');
     await preview.getByText('The endpoints.').waitFor();
     await page.getByLabel('Title in the header').fill('Acme Field Guide');
