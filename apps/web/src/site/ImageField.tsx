@@ -16,7 +16,7 @@ export function ImageField({ addressLabel, uploadLabel, value, onChange, siteRef
     setState({ busy: true });
     try {
       onChange(await uploadSiteImage(siteRef, file));
-      setState({ busy: false, done: `“${file.name}” uploaded: save the customization to publish it.` });
+      setState({ busy: false, done: `“${file.name}” uploaded; its address is set above (readers see it once the customization is saved).` });
     } catch (error) {
       setState({ busy: false, error: `“${file.name}” was not uploaded: ${errorMessage(error)}` });
     }
