@@ -16,6 +16,8 @@ import { MACHINE_FILES, sendMachineFile } from './routes/machine-files.js';
 import { rememberSecrets } from './routes/remember-secrets.js';
 import { SitePages } from './routes/site-pages.js';
 import { redirectToFile, sendPageMarkdown } from './routes/space-files.js';
+import { previewRefusal, readPreviewForm, sendCustomizationPreview, type PreviewForm } from './routes/customization-preview.js';
+import { redirectToSiteImage } from './routes/site-images.js';
 
 /*
  * The reader: published docs sites as HTML. Every request is resolved by the API's lookup
@@ -76,9 +78,10 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
       send(res, req, 200, asset.type, asset.body);
       return;
     }
+    if (req.method === 'POST') return servePreview(req, res, readAddress(req, target, publicBase));
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       setCommonHeaders(res);
-      send(res, req, 405, TEXT, 'Method not allowed\n', { Allow: 'GET, HEAD' });
+      send(res, req, 405, TEXT, 'Method not allowed\n', { Allow: 'GET, HEAD, POST' });
       return;
     }
     const address = readAddress(req, target, publicBase);
@@ -122,6 +125,25 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     return Visit.ofLookup(answer, client, sites.answer(answer, client, visitorScope(open, shareKey, jwt)), keep);
   }
 
+  /** A page with a customization not saved yet, for the member editing it (routes/customization-preview.ts). */
+  async function servePreview(req: IncomingMessage, res: ServerResponse, address: ReaderAddress): Promise<void> {
+    let form: PreviewForm;
+    try {
+      form = await readPreviewForm(req);
+    } catch (error) {
+      const refusal = previewRefusal(error);
+      if (!refusal) throw error;
+      return sendBarePage(res, req, assets.paths, refusal);
+    }
+    const { session } = address;
+    if (!session) return sendBarePage(res, req, assets.paths, { status: 401, title: 'Sign-in needed', message: 'Sign in to the app to preview a customization.' });
+    const visit = await lookUp(req, res, { ...address, open: false }, Date.now());
+    if (!visit) return;
+    const tree = revisions.keptTree(visit.lookup) ?? (await revisions.walkTree(visit.client, visit.lookup));
+    const rest = visit.lookup.pathname.replace(/^\/+|\/+$/g, '');
+    return sendCustomizationPreview(req, res, visit, tree, rest, form, session, { lookups, revisions, renderPool, assets: assets.paths });
+  }
+
   async function serveFromApi(req: IncomingMessage, res: ServerResponse, address: ReaderAddress, kept: SiteData | undefined, now: number): Promise<void> {
     const visit = kept ? Visit.ofKept(kept) : await lookUp(req, res, address, now);
     if (!visit) return;
@@ -136,6 +158,8 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     if (MACHINE_FILES.has(rest)) return sendMachineFile(req, res, await visit.site(), rest, address.origin, revisions);
     const fileMatch = /^~files\/([^/]+)$/.exec(rest);
     if (fileMatch) return redirectToFile(req, res, lookup, client, fileMatch[1]!);
+    const imageMatch = /^~images\/([^/]+)$/.exec(rest);
+    if (imageMatch) return redirectToSiteImage(req, res, lookup, client, imageMatch[1]!);
     if (rest === 'search' && !tree.byPath.has('search')) {
       sendPage(req, res, await searchPage(await visit.site(), tree, address.query.get('q') ?? '', assets.paths), lookup.visibility);
       return;

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import type { SiteSection, SiteSectionGroup, SiteStructure } from '@quire/api-types';
 import { unwrap } from '@quire/client';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentFixtures, md } from './content-fixtures.js';
 import { createSpace, newOrg, type TestOrg } from './helpers.js';
@@ -15,6 +15,27 @@ import { canRunApp, contractHasSignIn, startAppHarness, type AppHarness, type Pe
  * takes it offline after confirming in the page. Every step is checked against the API, each screen by axe
  * in light and dark, and no page may log a console error.
  */
+
+/** A 64×32 PNG of one colour, built here (zlib-compressed rows behind a filter byte, CRCs computed): the uploaded logo. */
+const LOGO_WIDTH = 64;
+const LOGO_PNG = (() => {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(LOGO_WIDTH, 0);
+  header.writeUInt32BE(32, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: LOGO_WIDTH }, () => [0xaa, 0x33, 0x00]).flat())]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: 32 }, () => row)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+})();
 
 /** The spaces of a site's structure in its order, wherever they sit. */
 function allSpaceIds(structure: SiteStructure): string[] {
@@ -105,13 +126,31 @@ describe.skipIf(!canRunApp || !contractHasSignIn)('sites in the app', () => {
     await app.expectAccessible(page, 'site structure');
     await app.shoot(page, 'site-01-structure');
 
-    // Publish; then customize and see it in the reader's preview.
+    // Publish; then customize: the preview shows what is typed, rendered by the reader, before anything is saved.
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.getByText('The site is published.').waitFor();
-    const icon = /href="(\/assets\/favicon-[^"]+)"/.exec(readFileSync(join(import.meta.dirname, '..', '..', 'web', 'dist', 'index.html'), 'utf8'))![1]!;
+    // Read until answered: once, under heavy load, the first read after the message had no address yet.
+    let published = '';
+    await expect.poll(async () => (published = (await unwrap(api.GET('/orgs/{organizationId}/sites/{siteId}', path))).urls.published ?? '')).not.toBe('');
+    const preview = page.frameLocator('iframe[title="Preview of Acme Guides"]');
+    await preview.getByText('The endpoints.').waitFor();
     await page.getByLabel('Title in the header').fill('Acme Field Guide');
-    await page.getByLabel('Logo address, light theme').fill(`${app.server.url}${icon}`);
     await page.getByRole('group', { name: 'Primary colour' }).getByLabel('Light theme').fill('#aa3300');
+    await preview.getByText('Acme Field Guide').waitFor();
+    await expect.poll(async () => (await preview.locator('style').allTextContents()).join('')).toContain('#aa3300');
+    expect((await unwrap(api.GET('/orgs/{organizationId}/sites/{siteId}/customization', path))).title).toBeUndefined();
+    expect(await (await fetch(published)).text()).not.toContain('Acme Field Guide');
+    await app.shoot(page, 'site-02a-unsaved-preview');
+
+    // Upload a logo and an icon: stored by Quire, served under the site's address, shown in the preview unsaved.
+    await page.getByLabel('Upload logo, light theme').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: LOGO_PNG });
+    await page.getByText('“logo.png” uploaded').waitFor();
+    const logo = await page.getByLabel('Logo address, light theme').inputValue();
+    expect(logo.startsWith(`${published}/~images/`)).toBe(true);
+    const logoShown = (frame: { locator: Page['locator'] }) => frame.locator('img.logo-light').evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0));
+    await expect.poll(() => logoShown(preview as never)).toBe(LOGO_WIDTH);
+    await page.getByLabel('Upload icon').setInputFiles({ name: 'icon.png', mimeType: 'image/png', buffer: LOGO_PNG });
+    await page.getByText('“icon.png” uploaded').waitFor();
     await page.getByRole('button', { name: 'Add header link' }).click();
     await page.getByLabel('Link text 1').fill('Status');
     await page.getByLabel('Address of link 1').fill('https://status.example.com/');
@@ -123,16 +162,25 @@ describe.skipIf(!canRunApp || !contractHasSignIn)('sites in the app', () => {
     const saved = await unwrap(api.GET('/orgs/{organizationId}/sites/{siteId}/customization', path));
     expect(saved).toMatchObject({
       title: 'Acme Field Guide',
-      header: { logo: { light: `${app.server.url}${icon}`, dark: `${app.server.url}${icon}` }, links: [{ title: 'Status', to: { kind: 'url', url: 'https://status.example.com/' } }] },
+      header: { logo: { light: logo, dark: logo }, links: [{ title: 'Status', to: { kind: 'url', url: 'https://status.example.com/' } }] },
+      favicon: { icon: { light: expect.stringContaining(`${published}/~images/`) } },
       styling: { primaryColor: { light: '#aa3300' } },
       themes: { default: 'dark', toggeable: false },
       footer: { copyright: '© Acme' },
     });
-    const preview = page.frameLocator('iframe[title="Preview of Acme Guides"]');
     await page.getByText('Updating the preview…').waitFor({ state: 'detached' });
     await preview.getByRole('link', { name: 'Status' }).waitFor();
     await preview.getByText('© Acme').waitFor();
     await preview.getByText('The endpoints.').waitFor();
+
+    // The published site, as a reader opens it, shows the uploaded logo.
+    const readerPage = await context.newPage();
+    await readerPage.goto(published);
+    await readerPage.getByText('The endpoints.').waitFor();
+    await expect.poll(() => logoShown(readerPage)).toBe(LOGO_WIDTH);
+    expect(await readerPage.locator('link[rel="icon"]').getAttribute('href')).toBe(saved.favicon && 'icon' in saved.favicon ? saved.favicon.icon!.light : '');
+    await app.shoot(readerPage, 'site-02b-published-logo');
+    await readerPage.close();
     await page.locator('#site-customization').scrollIntoViewIfNeeded();
     await app.expectAccessible(page, 'site customization');
     await app.shoot(page, 'site-02-customization');
@@ -204,7 +252,9 @@ describe.skipIf(!canRunApp || !contractHasSignIn)('sites in the app', () => {
 
     // The two refusals asked for above are logged by Chromium as failed loads; nothing else may be.
     const asked = (error: string) => /status of 400 \(Bad Request\) \(.*\/sites\/[^/]+\/(customization|publishing\/auth)\)$/.test(error);
+    // Drafts the preview asks about while a link is not filled in yet are refused too (said beside the form).
+    const previewRefused = (error: string) => /status of 400 \(Bad Request\) \(.*\/sites\/[^/]+\/customization\/preview\)$/.test(error);
     expect(app.errors.filter(asked)).toHaveLength(2);
-    expect(app.errors.filter((error) => !asked(error))).toEqual([]);
+    expect(app.errors.filter((error) => !asked(error) && !previewRefused(error))).toEqual([]);
   }, 300_000);
 });

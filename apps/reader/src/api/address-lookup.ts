@@ -35,6 +35,14 @@ export class AddressLookup {
     });
   }
 
+  /**
+   * The member's own client for one call that needs their rights (the customization preview): their session
+   * as its cookie and the CSRF token their page holds, never kept beyond the request.
+   */
+  memberClient(session: string, csrfToken: string): QuireClient {
+    return createQuireClient({ ...this.clientOptions(), headers: { Cookie: `${SESSION_COOKIE}=${session}`, 'X-CSRF-Token': csrfToken } });
+  }
+
   private clientOptions() {
     const { apiUrl, fetch } = this.options;
     return { baseUrl: typeof apiUrl === 'function' ? apiUrl() : apiUrl, ...(fetch ? { fetch } : {}) };

@@ -713,6 +713,20 @@ export interface SiteShareLinksTable {
   created_at: string;
 }
 
+/** An image uploaded for a site's customization (0440): its bytes are the file store's `blob_hash`. */
+export interface SiteImagesTable {
+  id: string;
+  site_id: string;
+  blob_hash: string;
+  name: string;
+  content_type: string;
+  size: number;
+  width: number;
+  height: number;
+  created_by: string;
+  created_at: string;
+}
+
 /** A path of a docs site that sends visitors elsewhere in it (0210); the destination's ids by its kind. */
 export interface SiteRedirectsTable {
   id: string;
@@ -966,6 +980,7 @@ export interface Database {
   site_spaces: SiteSpacesTable;
   site_redirects: SiteRedirectsTable;
   site_share_links: SiteShareLinksTable;
+  site_images: SiteImagesTable;
   site_visitor_auth: SiteVisitorAuthTable;
   site_insight_events: SiteInsightEventsTable;
 }

@@ -25,6 +25,8 @@ export const VISITOR_OPERATIONS: ReadonlySet<string> = new Set([
   'listFiles',
   'getFileById',
   'searchSpaceContent',
+  // The site's own logo and icon, which its pages show (the service reads only the visitor's own site's).
+  'getSiteCustomizationImageById',
 ]);
 
 export function visitorMayCall(operationId: string): boolean {

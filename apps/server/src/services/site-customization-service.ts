@@ -4,11 +4,11 @@ import { nowIso } from '../ids.js';
 import { findCollectionById } from '../stores/collection-store.js';
 import { findRevisionOfSpace } from '../stores/revision-store.js';
 import { updateSiteSpace } from '../stores/site-space-store.js';
-import { updateSite, type SiteWithCount } from '../stores/site-store.js';
+import { findSite, updateSite, type SiteWithCount } from '../stores/site-store.js';
 import type { Caller } from './caller.js';
 import type { ServiceContext } from './context.js';
 import { loadRevisionContent } from './revision-content.js';
-import { publishableSpace, readableSite, withManagedSite } from './site-access.js';
+import { publishableSpace, readableSite, siteManager, siteNotFound, withManagedSite } from './site-access.js';
 import { checkConditionClaims, checkedCondition } from './site-input-checks.js';
 import { requireSiteSpace, visibleSiteSpace } from './site-space-service.js';
 
@@ -60,6 +60,28 @@ export async function updateSiteCustomizationById(context: ServiceContext, calle
     await updateSite(tx.db, siteId, { customizations: JSON.stringify(body), updated_at: nowIso() });
     return { site: body };
   });
+}
+
+/**
+ * What the site (or `siteSpaceId`, under its overrides) would answer once `body` is saved, checked as saving
+ * checks it, with nothing written: the app's preview of unsaved values. Allowed to whoever may save it. No
+ * transaction nor site lock: it reads a few rows and is asked as someone types.
+ */
+export async function previewSiteCustomizationById(
+  context: ServiceContext,
+  caller: Caller,
+  organizationId: string,
+  siteId: string,
+  body: CustomizationObject,
+  siteSpaceId: string | undefined,
+): Promise<CustomizationRecord> {
+  await siteManager(context, caller, organizationId, 'Only organization admins can change docs sites, so only they preview a customization');
+  const site = await findSite(context.db, organizationId, siteId);
+  if (!site) throw siteNotFound();
+  await checkCustomization(context, caller, organizationId, site, body);
+  if (siteSpaceId === undefined) return { site: body };
+  const siteSpace = await requireSiteSpace(context, siteId, siteSpaceId);
+  return { site: body, siteSpace: parseCustomization(siteSpace.customizations) };
 }
 
 /** Only for site spaces whose space the caller sees: any other answers 404 like a missing one. */

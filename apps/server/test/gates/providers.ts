@@ -257,6 +257,18 @@ registerProvider({
   },
 });
 
+// An image of the gate site's customization (its logo), a 1×1 PNG.
+registerProvider({
+  provides: ['siteImageId'],
+  needs: ['organizationId', 'siteId'],
+  create: async (world) => {
+    const sitePath = { params: { path: { organizationId: id(world, 'organizationId'), siteId: id(world, 'siteId') } } };
+    const base64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    const image = await unwrap(client(world).POST('/orgs/{organizationId}/sites/{siteId}/customization/images', { ...sitePath, body: { base64 } }));
+    return { siteImageId: image.id };
+  },
+});
+
 const GATE_SPEC = 'openapi: 3.0.3\ninfo:\n  title: Gate\n  version: 1.0.0\npaths:\n  /things:\n    get:\n      responses:\n        \'200\':\n          description: The things\n';
 
 registerProvider({

@@ -79,8 +79,9 @@ describeEachDialect('visitor-token gate', (dialect) => {
       `  another organization's visitor refused (404) on ${figures.foreign} reads; ${figures.requests} requests; failures: ${failures.length}; ${((Date.now() - started) / 1000).toFixed(1)} s`,
       ...failures.map((failure) => `  FAIL ${failure}`),
     ].join('\n'));
-    // The published reads of visitor-policy.ts: the site, its spaces, their pages, files and reusable contents, search.
-    expect(reads.length).toBe(9);
+    // The published reads of visitor-policy.ts: the site, its spaces, their pages, files and reusable contents,
+    // search, and the images of the site's logo and icon.
+    expect(reads.length).toBe(10);
     expect(failures).toEqual([]);
   }, 600_000);
 });

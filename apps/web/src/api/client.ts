@@ -15,6 +15,11 @@ export function rememberCsrfToken(token: string | undefined): void {
   csrfToken = token;
 }
 
+/** The session's CSRF token, for the one form the app posts itself (the customization preview's). */
+export function currentCsrfToken(): string | undefined {
+  return csrfToken;
+}
+
 // No automatic retries: a throttled sign-in or a busy server is said to the person, who decides to retry.
 export const api: QuireClient = createQuireClient({ baseUrl: window.location.origin, retry: false });
 

@@ -4,12 +4,13 @@ import { unwrap } from '@quire/client';
 import { api } from '../api/client.js';
 import { ErrorNotice, Loading } from '../layout/Feedback.js';
 import { explain, customizationKey, sitePath, type Site, type SiteCustomization, type SiteRef } from './site-api.js';
+import { ImageField } from './ImageField.js';
 import { SitePreview } from './SitePreview.js';
 
 /*
  * The site's look: title, logo, colours, header links, themes and footer, edited as a draft of the whole
  * customization (the API's PUT replaces it, so every key the form does not show is sent back as it was) and
- * saved at once; the preview then shows the site as the reader renders it.
+ * saved at once; the preview shows the site as the reader renders it with the form's values, saved or not.
  */
 
 type HeaderLink = NonNullable<NonNullable<SiteCustomization['header']>['links']>[number];
@@ -94,13 +95,11 @@ function CustomizationForm({ site, siteRef, saved }: { site: Site; siteRef: Site
   const id = useId();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<SiteCustomization>(() => structuredClone(saved));
-  const [previewVersion, setPreviewVersion] = useState(0);
   const save = useMutation({
     mutationFn: () => unwrap(api.PUT('/orgs/{organizationId}/sites/{siteId}/customization', { ...sitePath(siteRef), body: toRequest(draft) })),
     onSuccess: (answer) => {
       queryClient.setQueryData(customizationKey(siteRef), answer);
       setDraft(structuredClone(answer));
-      setPreviewVersion((version) => version + 1);
     },
   });
   const dirty = JSON.stringify(toRequest(draft)) !== JSON.stringify(toRequest(saved));
@@ -108,6 +107,7 @@ function CustomizationForm({ site, siteRef, saved }: { site: Site; siteRef: Site
   const header = draft.header ?? {};
   const themes = draft.themes ?? {};
   const logo = header.logo ?? { light: '', dark: '' };
+  const icon = draft.favicon && 'icon' in draft.favicon && draft.favicon.icon ? draft.favicon.icon.light : '';
   const update = (change: (next: SiteCustomization) => void) =>
     setDraft((current) => {
       const next = structuredClone(current);
@@ -129,11 +129,14 @@ function CustomizationForm({ site, siteRef, saved }: { site: Site; siteRef: Site
         </p>
         <fieldset>
           <legend>Logo</legend>
-          <p className="help">The address (https://…) of an image; empty for the title alone. The dark theme uses the light one when left empty.</p>
-          <label htmlFor={`${id}-logo-light`}>Logo address, light theme</label>
-          <input id={`${id}-logo-light`} type="url" value={logo.light} placeholder="https://" onChange={(event) => update((next) => void (next.header = { ...header, logo: { ...logo, light: event.target.value } }))} />
-          <label htmlFor={`${id}-logo-dark`}>Logo address, dark theme</label>
-          <input id={`${id}-logo-dark`} type="url" value={logo.dark} placeholder="https://" onChange={(event) => update((next) => void (next.header = { ...header, logo: { ...logo, dark: event.target.value } }))} />
+          <p className="help">An image's address (https://…), or upload one; empty for the title alone. The dark theme uses the light one when left empty.</p>
+          <ImageField addressLabel="Logo address, light theme" uploadLabel="Upload logo, light theme" value={logo.light} siteRef={siteRef} onChange={(light) => update((next) => void (next.header = { ...header, logo: { ...logo, light } }))} />
+          <ImageField addressLabel="Logo address, dark theme" uploadLabel="Upload logo, dark theme" value={logo.dark} siteRef={siteRef} onChange={(dark) => update((next) => void (next.header = { ...header, logo: { ...logo, dark } }))} />
+        </fieldset>
+        <fieldset>
+          <legend>Icon</legend>
+          <p className="help">Shown in readers' browser tabs; empty for Quire's own.</p>
+          <ImageField addressLabel="Icon address" uploadLabel="Upload icon" value={icon} siteRef={siteRef} onChange={(light) => update((next) => void (next.favicon = light ? { icon: { light, dark: light } } : {}))} />
         </fieldset>
         <ColorPair legend="Primary colour" value={styling.primaryColor ?? DEFAULT_PRIMARY} onChange={(primaryColor) => update((next) => void (next.styling = { ...styling, primaryColor }))} />
         <label className="check">
@@ -180,7 +183,7 @@ function CustomizationForm({ site, siteRef, saved }: { site: Site; siteRef: Site
         {save.isSuccess && !dirty ? <p role="status">Customization saved: readers see it now.</p> : null}
         {save.isError ? <ErrorNotice title="The customization was not saved" message={explain(save.error, 'Your changes are still in the form; correct them and save again.')} /> : null}
       </form>
-      <SitePreview site={site} siteRef={siteRef} version={previewVersion} />
+      <SitePreview site={site} siteRef={siteRef} draft={toRequest(draft)} />
     </div>
   );
 }

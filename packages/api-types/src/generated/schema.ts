@@ -1504,6 +1504,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orgs/{organizationId}/sites/{siteId}/customization/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload an image for a docs site's logo or icon
+         * @description Stores an image in Quire's file store for the site's customization and answers its `url`: the address,
+         *     under the site's own address, at which the reader serves it to whoever may read the site (its visibility,
+         *     share links and visitor authentication apply to it as to the site's pages). Put that address into
+         *     `header.logo` or `favicon.icon` with `updateSiteCustomizationById`; uploading changes no customization.
+         *
+         *     Images only: PNG, JPEG, GIF or WebP, told by their bytes (the given `contentType` must agree), at most
+         *     1 MiB and 4096 pixels on each side. SVG is refused: an SVG is a document that can hold scripts and load
+         *     other addresses, and a logo needs none of that (export it as PNG or WebP).
+         *
+         *     Needs the `admin` permission of the organization, like changing the customization.
+         */
+        post: operations["uploadSiteCustomizationImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/customization/images/{siteImageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an image uploaded for a docs site's customization
+         * @description Answers an image of the site's customization with a fresh `downloadURL` for its bytes. Members of the
+         *     organization read it, and so does the visitor token of the published site (the reader serves the image's
+         *     `url` by redirecting there); another site's image answers 404.
+         */
+        get: operations["getSiteCustomizationImageById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orgs/{organizationId}/sites/{siteId}/customization/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a customization of a docs site without saving it
+         * @description Checks the body exactly as `updateSiteCustomizationById` would and answers the complete customization the
+         *     site would then have (for `siteSpace`, that site space's, its own overrides applied over the body), but
+         *     stores nothing: the site, its readers and its published pages are unchanged. The app's customization screen
+         *     sends what is being typed here (through the reader, which renders the site's page with the answer), so that
+         *     the preview is the reader's own rendering of the unsaved values.
+         *
+         *     Needs the `admin` permission of the organization, like saving the customization.
+         */
+        post: operations["previewSiteCustomizationById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orgs/{organizationId}/sites/{siteId}/publish": {
         parameters: {
             query?: never;
@@ -7559,6 +7636,47 @@ export interface components {
             socialPreview?: components["schemas"]["CustomizationSocialPreview"];
             insights?: components["schemas"]["CustomizationInsights"];
         };
+        /** @description An image to store for a site's customization (logo or icon). */
+        SiteCustomizationImageUpload: {
+            /** @description The file's name, kept for downloads; `image` when absent. */
+            name?: string;
+            /** @description The media type the sender declares; when given, it must be the type the bytes show. */
+            contentType?: string;
+            /**
+             * @description The image's bytes in base64 (at most 1 MiB once decoded).
+             * @example iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==
+             */
+            base64: string;
+        };
+        /** @description An image stored for a site's customization. */
+        SiteCustomizationImage: {
+            /** @enum {string} */
+            object: "site-customization-image";
+            /** @description Id of the image. */
+            id: string;
+            /**
+             * Format: uri
+             * @description The address readers load it from, under the site's address; what `header.logo` or `favicon.icon` takes.
+             */
+            url: string;
+            /**
+             * Format: uri
+             * @description A signed address of the bytes, good for about an hour.
+             */
+            downloadURL: string;
+            /**
+             * @description Media type of the image, as its bytes show.
+             * @enum {string}
+             */
+            contentType: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+            /** @description Size in bytes. */
+            size: number;
+            /** @description Size of the image in pixels. */
+            dimensions: {
+                width: number;
+                height: number;
+            };
+        };
         /** @description The link between a docs site and one of the spaces it publishes, with the place of the space on the site. */
         SiteSpace: {
             /** @constant */
@@ -12800,6 +12918,116 @@ export interface operations {
         };
         responses: {
             /** @description The site's customization as stored, defaults filled in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteCustomization"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    uploadSiteCustomizationImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteCustomizationImageUpload"];
+            };
+        };
+        responses: {
+            /** @description The image, stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteCustomizationImage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getSiteCustomizationImageById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+                /** @description Id of the image. */
+                siteImageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteCustomizationImage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    previewSiteCustomizationById: {
+        parameters: {
+            query?: {
+                /** @description A site space of the site whose customization (the body under its overrides) is answered instead of the site's. */
+                siteSpace?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organization. */
+                organizationId: components["parameters"]["organizationId"];
+                /** @description Id of the site. */
+                siteId: components["parameters"]["siteId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteCustomization"];
+            };
+        };
+        responses: {
+            /** @description The customization the site (or the site space) would have, defaults filled in; nothing stored. */
             200: {
                 headers: {
                     [name: string]: unknown;

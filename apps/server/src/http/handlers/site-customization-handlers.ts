@@ -3,14 +3,16 @@ import {
   getSiteCustomizationById,
   getSiteSpaceCustomizationById,
   overrideSiteSpaceCustomizationById,
+  previewSiteCustomizationById,
   updateSiteCustomizationById,
 } from '../../services/site-customization-service.js';
-import { presentCustomization } from '../presenters/site-customization-presenter.js';
+import { getSiteCustomizationImageById, uploadSiteCustomizationImage } from '../../services/site-customization-image-service.js';
+import { presentCustomization, presentSiteImage } from '../presenters/site-customization-presenter.js';
 import type { Handlers } from '../registry.js';
 import type { HandlerDeps } from './deps.js';
 
 /** The customizations of docs sites and the overrides of their site spaces. */
-export function siteCustomizationHandlers({ services }: HandlerDeps): Handlers {
+export function siteCustomizationHandlers({ services, present }: HandlerDeps): Handlers {
   return {
     getSiteCustomizationById: async ({ caller, params }) => ({
       status: 200,
@@ -19,6 +21,18 @@ export function siteCustomizationHandlers({ services }: HandlerDeps): Handlers {
     updateSiteCustomizationById: async ({ caller, params, body }) => ({
       status: 200,
       body: presentCustomization(await updateSiteCustomizationById(services, caller, params.organizationId, params.siteId, body)),
+    }),
+    previewSiteCustomizationById: async ({ caller, params, query, body }) => ({
+      status: 200,
+      body: presentCustomization(await previewSiteCustomizationById(services, caller, params.organizationId, params.siteId, body, query.siteSpace)),
+    }),
+    uploadSiteCustomizationImage: async ({ caller, params, body }) => ({
+      status: 201,
+      body: presentSiteImage(present, await uploadSiteCustomizationImage(services, caller, params.organizationId, params.siteId, body)),
+    }),
+    getSiteCustomizationImageById: async ({ principal, params }) => ({
+      status: 200,
+      body: presentSiteImage(present, await getSiteCustomizationImageById(services, principal, params.organizationId, params.siteId, params.siteImageId)),
     }),
     getSiteSpaceCustomizationById: async ({ caller, params }) => ({
       status: 200,
