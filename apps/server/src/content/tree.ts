@@ -73,6 +73,8 @@ const TIMESTAMPED_TYPES: ReadonlySet<PageType> = new Set(['document', 'computed'
  */
 const NOT_PATCHED: ReadonlySet<string> = new Set(['content', 'updatedAt', 'type', 'createdAt']);
 
+const systemClock = (): string => new Date().toISOString();
+
 export class WorkingTree {
   private readonly topLevel: PageNode[] = [];
   private readonly index = new Map<string, PageNode>();
@@ -80,10 +82,18 @@ export class WorkingTree {
   private reusables: { hash: string | null; object: ReusableObject }[] = [];
   /** Hash of the stored root, or null when anything changed since (or the tree was never stored). */
   private rootHash: string | null = null;
-  private readonly clock: () => string;
+  private clock: () => string;
 
   private constructor(options: WorkingTreeOptions) {
-    this.clock = options.clock ?? (() => new Date().toISOString());
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /**
+   * The clock of the edits to come: a tree kept between edits (services/working-trees.ts) was made by an
+   * earlier call, whose clock is not this one's.
+   */
+  useClock(clock: (() => string) | undefined): void {
+    this.clock = clock ?? systemClock;
   }
 
   static empty(options: WorkingTreeOptions = {}): WorkingTree {

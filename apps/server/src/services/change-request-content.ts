@@ -1,6 +1,6 @@
 import type { ChangeRequestContentChange } from '@quire/api-types';
 import {
-  applyContentChanges,
+  applyChangesToTree,
   checkMarkdownOffThread,
   ContentError,
   MAX_FILE_BYTES,
@@ -30,6 +30,7 @@ import {
 import type { ServiceContext } from './context.js';
 import { planThenWrite } from './plan-then-write.js';
 import { contentReader, revisionRoot } from './revision-content.js';
+import { keepWorkingTree, takeWorkingTree } from './working-trees.js';
 
 /*
  * Edits to a change request's content: a batch of changes applied all or nothing as one new revision.
@@ -130,12 +131,19 @@ interface PlannedBatch {
   result: ApplyChangesResult;
 }
 
-/** The batch applied to a revision of the space: the new tree, its objects kept by the writer until written. */
+/**
+ * The batch applied to a revision of the space: the new tree, its objects kept by the writer until written.
+ * The tree is the one the request's last edit left when this process made it (working-trees.ts), and is
+ * kept in turn for the next edit.
+ */
 async function planBatch(context: ServiceContext, spaceId: string, revisionId: string, inputs: readonly ContentChangeInput[]): Promise<PlannedBatch> {
   const writer = new TreeWriter(contentReader(context.db));
   const root = await revisionRoot(context.db, spaceId, revisionId);
+  const tree = await takeWorkingTree(writer, root);
   try {
-    return { writer, result: await applyContentChanges(writer, root, inputs) };
+    const result = applyChangesToTree(writer, tree, inputs);
+    keepWorkingTree(tree);
+    return { writer, result };
   } catch (error) {
     if (error instanceof ContentError) throw new BadRequestError(`body.${error.message}`);
     throw error;
