@@ -23,7 +23,7 @@ import { positiveIntegerOption, printReport, runIfScript, stringOption } from '.
  * the space. It also counts the tree objects each edit reads (through the process's decoded-object cache,
  * hits and misses alike): a count the machine's load does not move, which says whether an edit walked the
  * space's tree (10,000 objects) or only what it changed (services/working-trees.ts). Goal (issue 27): a warm
- * median under 15 ms. Standalone: `node bench-dist/edit-bench.js [--sections n] [--per-section n] [--edits n]
+ * median under 15 ms. Standalone: `node bench-dist/edit-bench.js [--sections n] [--per-section n] [--edits n] [--edits-after-elsewhere n]
  * [--database-url url] [--json]`.
  */
 
@@ -233,7 +233,10 @@ async function main(): Promise<void> {
   const perSection = positiveIntegerOption('per-section');
   const edits = positiveIntegerOption('edits');
   const databaseUrl = stringOption('database-url');
+  // 0 is allowed: the base commit, which the A/B runs of the README compare with, cannot make such edits.
+  const elsewhere = stringOption('edits-after-elsewhere');
   const report = await runEditBench({
+    ...(elsewhere !== undefined ? { editsAfterElsewhere: Math.max(0, Math.floor(Number(elsewhere))) } : {}),
     ...(sections ? { sections } : {}),
     ...(perSection ? { perSection } : {}),
     ...(edits ? { edits } : {}),
