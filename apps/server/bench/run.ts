@@ -152,6 +152,14 @@ async function main(): Promise<void> {
     const report = await runEditBench({});
     reports.edit = report;
     print(`\n${formatEditBenchReport(report)}`);
+    // The same on PostgreSQL beside SQLite's when a database is given (issue 27: every figure on both).
+    const databaseUrl = process.env.BENCH_DATABASE_URL;
+    if (databaseUrl) {
+      progress('edit bench: the same on PostgreSQL...');
+      const postgres = await runEditBench({ databaseUrl });
+      reports.editPostgres = postgres;
+      print(`\n${formatEditBenchReport(postgres)}`);
+    }
   }
   if (only.has('conversations')) {
     const report = await runConversationBench({ log: progress });

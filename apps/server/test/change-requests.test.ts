@@ -502,6 +502,31 @@ describeEachDialect('change requests', (dialect) => {
       expect(await getCr(org.client, space.id, cr.id)).toEqual(before.cr);
     });
 
+    it('starts each edit from the request\'s content as stored: a batch refused half-way leaves none of its changes to the next edit', async () => {
+      // Edits start from the tree the request's last edit left in the process (services/working-trees.ts),
+      // which a batch changes in place: one refused after some of its changes applied must not be reused.
+      const org = await newOrg();
+      const space = await createSpace(org);
+      const cr = await createCr(org.client, space.id);
+      const created = await editOk(org.client, space.id, cr.id, [
+        { operation: 'insert_page', title: 'Alpha', document: { markdown: 'alpha 1\n' }, ref: 'alpha' },
+        { operation: 'insert_page', title: 'Beta', document: { markdown: 'beta 1\n' }, ref: 'beta' },
+      ]);
+      const [alpha, beta] = created.changes.map((change) => change.page);
+      await editOk(org.client, space.id, cr.id, [{ operation: 'update_page', page: alpha, document: { markdown: 'alpha 2\n' } }]);
+      expectError(await edit(org.client, space.id, cr.id, [
+        { operation: 'update_page', page: alpha, title: 'Renamed', document: { markdown: 'alpha refused\n' } },
+        { operation: 'delete_page', page: beta },
+        { operation: 'insert_page', title: 'Gamma', document: { markdown: 'gamma\n' } },
+        { operation: 'update_page', page: 'no-such-page', title: 'x' },
+      ]), 400, /changes\[3\]/);
+      await editOk(org.client, space.id, cr.id, [{ operation: 'update_page', page: beta, document: { markdown: 'beta 2\n' } }]);
+      const pages = await crPages(org.client, space.id, cr.id);
+      expect(pages.map((page) => [page.title, page.markdown])).toEqual([['Alpha', 'alpha 2\n'], ['Beta', 'beta 2\n']]);
+      await editOk(org.client, space.id, cr.id, [{ operation: 'update_page', page: alpha, title: 'Alpha 3' }]);
+      expect((await crPages(org.client, space.id, cr.id)).map((page) => [page.title, page.markdown])).toEqual([['Alpha 3', 'alpha 2\n'], ['Beta', 'beta 2\n']]);
+    });
+
     it('refuses content past the content limits with a 400 naming the limit, and keeps content at the limit readable', async () => {
       const org = await newOrg();
       const space = await createSpace(org);

@@ -174,6 +174,35 @@ postgres('processes side by side on one PostgreSQL', () => {
     }
   });
 
+  it('edits of one change request through alternating processes each build on the last, whichever process made it', async () => {
+    // Each process keeps the tree of its last edit of a request (services/working-trees.ts) and brings it to the
+    // request's revision, which another process may have moved meanwhile, before applying the next edit.
+    const space = await unwrap(clientOf(0, owner.token).POST('/orgs/{organizationId}/spaces', { params: { path: { organizationId: owner.organizationId } }, body: { title: 'Edited by turns' } }));
+    const cr = await unwrap(clientOf(0, owner.token).POST('/spaces/{spaceId}/change-requests', { params: { path: { spaceId: space.id } }, body: { subject: 'By turns' } }));
+    const path = { spaceId: space.id, changeRequestId: cr.id };
+    let revision = cr.revision;
+    const editThrough = async (index: number, changes: unknown[]) => {
+      const answer = await unwrap(clientOf(index, owner.token).POST('/spaces/{spaceId}/change-requests/{changeRequestId}/content', { params: { path }, body: { revision, changes } as never }));
+      revision = answer.changeRequest.revision;
+      return answer;
+    };
+    const created = await editThrough(0, [
+      { operation: 'insert_page', title: 'Alpha', document: { markdown: 'alpha 0\n' } },
+      { operation: 'insert_page', title: 'Beta', document: { markdown: 'beta 0\n' } },
+    ]);
+    const [alpha, beta] = created.changes.map((change) => change.page) as [string, string];
+    await editThrough(1, [{ operation: 'update_page', page: alpha, document: { markdown: 'alpha 1\n' } }]);
+    await editThrough(0, [{ operation: 'update_page', page: beta, document: { markdown: 'beta 1\n' } }]);
+    await editThrough(1, [{ operation: 'update_page', page: alpha, title: 'Alpha 2' }, { operation: 'insert_page', title: 'Gamma', into: beta, document: { markdown: 'gamma\n' } }]);
+    await editThrough(0, [{ operation: 'update_page', page: beta, title: 'Beta 2' }]);
+    const read = (pageId: string) =>
+      unwrap(clientOf(2, owner.token).GET('/spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}', { params: { path: { ...path, pageId }, query: { format: 'markdown' } } }));
+    expect([await read(alpha), await read(beta)].map((page) => [page.title, page.markdown, page.pages.map((child) => child.title)])).toEqual([
+      ['Alpha 2', 'alpha 1\n', []],
+      ['Beta 2', 'beta 1\n', ['Gamma']],
+    ]);
+  });
+
   it('a member removed through one process is refused by all of them at once', async () => {
     const member = await addMember(admin(), { organizationId: owner.organizationId, email: 'leaving@example.com', role: 'edit' });
     const readOrg = (index: number) => clientOf(index, member.token).GET('/orgs/{organizationId}', { params: { path: { organizationId: owner.organizationId } } });

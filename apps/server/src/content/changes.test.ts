@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyContentChanges, type ContentChangeInput } from './changes.js';
+import { applyChangesToTree, applyContentChanges, type ContentChangeInput } from './changes.js';
 import { ContentError } from './errors.js';
 import { CachingObjectReader, MemoryObjectStore, readMarkdown, TreeWriter } from './objects.js';
 import { hashObject } from './hash.js';
@@ -222,5 +222,39 @@ describe('applyContentChanges', () => {
     const store = new MemoryObjectStore();
     const result = await apply(store, null, [{ operation: 'insert_page', title: 'First', document: { markdown: '# First\n' } }]);
     expect(materialize(await WorkingTree.load(store, result.root)).pages.map((page) => page.path)).toEqual(['first']);
+  });
+
+  it('continues from the tree an earlier batch left, giving the roots a fresh load of each revision gives', async () => {
+    // The service keeps the tree of a request's last edit for its next one (services/working-trees.ts).
+    const { store, root } = await setup();
+    const batches: ContentChangeInput[][] = [
+      [{ operation: 'update_page', page: 'home', document: { markdown: 'Welcome back.\n' } }],
+      [
+        { operation: 'insert_page', title: 'Install', ref: 'install', into: 'guides', at: 0, document: { markdown: 'See [setup](guides/setup).\n' } },
+        { operation: 'update_page', page: 'deep', into: 'install' },
+      ],
+      [
+        { operation: 'update_page', page: 'setup', title: 'Set up', slug: 'set-up', hidden: true },
+        { operation: 'insert_files', files: [{ name: 'logo.png', data: PNG }] },
+      ],
+      [{ operation: 'delete_page', page: 'guides' }, { operation: 'insert_reusable_content', title: 'Note', document: { markdown: 'A note.\n' } }],
+    ];
+    const options = () => ({ newPageId: sequentialIds('page'), newFileId: sequentialIds('file'), clock: fixedClock(Date.UTC(2025, 0, 1)) });
+    const kept = await WorkingTree.load(store, root);
+    let expected = root;
+    for (const changes of batches) {
+      const fresh = new TreeWriter(store);
+      const reference = await applyContentChanges(fresh, expected, changes, options());
+      flush(store, fresh, reference.root);
+      const reads = store.getCalls + store.getManyCalls;
+      const writer = new TreeWriter(store);
+      const result = applyChangesToTree(writer, kept, changes, options());
+      expect(store.getCalls + store.getManyCalls).toBe(reads);
+      expect(result).toEqual(reference);
+      expect(kept.committedRoot).toBe(reference.root);
+      // What it would write is what the fresh batch wrote: nothing more, nothing less.
+      expect(writer.collect(result.root).map((object) => object.hash).sort()).toEqual(fresh.collect(reference.root).map((object) => object.hash).sort());
+      expected = reference.root;
+    }
   });
 });

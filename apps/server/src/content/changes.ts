@@ -71,7 +71,17 @@ export async function applyContentChanges(
   changes: readonly ContentChangeInput[],
   options: ApplyChangesOptions = {},
 ): Promise<ApplyChangesResult> {
-  const tree = await WorkingTree.load(writer, rootHash, options.clock ? { clock: options.clock } : {});
+  return applyChangesToTree(writer, await WorkingTree.load(writer, rootHash), changes, options);
+}
+
+/**
+ * The same on a tree already loaded (the one a previous edit left: services/working-trees.ts), which it
+ * edits in place: a batch that succeeds leaves the tree as its new root, one that fails leaves it half
+ * changed, to be thrown away. Synchronous, so nothing else can see the tree while it changes; its cost is
+ * the batch's (the pages it changes, their siblings and ancestors), whatever the size of the tree.
+ */
+export function applyChangesToTree(writer: TreeWriter, tree: WorkingTree, changes: readonly ContentChangeInput[], options: ApplyChangesOptions = {}): ApplyChangesResult {
+  tree.useClock(options.clock);
   const batch = new Batch(tree, writer, options);
   changes.forEach((change, index) => {
     try {

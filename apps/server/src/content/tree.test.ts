@@ -426,3 +426,113 @@ describe('CachingObjectReader', () => {
     expect(() => (object as { pages: string[] }).pages.push('x')).toThrow();
   });
 });
+
+describe('WorkingTree.advanceTo', () => {
+  /** A small seeded generator, so that a failure names the sequence that made it. */
+  function random(seed: number): () => number {
+    let state = seed;
+    return () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  }
+
+  /** Everything a loaded tree holds: the API shape, the stored hash of each page and its parent. */
+  function state(tree: WorkingTree) {
+    const nodes = [...tree.walk()].map((node) => [node.id, node.hash, node.parent?.id ?? null, node.children.map((child) => child.id).join(',')]);
+    const found = nodes.map(([id]) => tree.getPage(id as string)?.id);
+    return { materialized: materialize(tree), nodes, found, pageCount: tree.pageCount, root: tree.committedRoot, files: tree.fileEntries, reusables: tree.reusableEntries };
+  }
+
+  it('reaches the tree a load of the other root builds, reading only where they differ, for random edit sequences', async () => {
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const next = random(seed);
+      const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+      const store = new MemoryObjectStore();
+      const clock = fixedClock();
+      let writer = new TreeWriter(store);
+      const start = WorkingTree.empty({ clock });
+      for (let i = 0; i < 60; i++) {
+        const parents = [null, ...[...start.walk()].filter((node) => node.fields.type !== 'link').map((node) => node.id)];
+        start.insertPage({ id: `p${i}`, title: `Page ${i}`, content: writer.putMarkdown(`page ${i}\n`) }, { into: pick(parents) });
+      }
+      const roots = [start.commit(writer)];
+      flush(store, writer, roots[0]!);
+      let counter = 60;
+      for (let step = 0; step < 12; step++) {
+        const tree = await WorkingTree.load(store, roots.at(-1)!, { clock });
+        writer = new TreeWriter(store);
+        for (let change = 0; change < 1 + Math.floor(next() * 3); change++) {
+          const pages = [...tree.walk()];
+          const page = pick(pages);
+          const parents = [null, ...pages.filter((node) => !tree.isAncestorOrSelf(page.id, node)).map((node) => node.id)];
+          switch (pick(['content', 'title', 'move', 'move', 'delete', 'insert', 'file', 'reusable'] as const)) {
+            case 'content': tree.updatePage(page.id, { content: writer.putMarkdown(`edited ${counter++}\n`) }); break;
+            case 'title': tree.updatePage(page.id, { title: `Title ${counter++}` }); break;
+            case 'move': tree.movePage(page.id, { into: pick(parents), at: Math.floor(next() * 4) }); break;
+            case 'delete': if (pages.length > 5) tree.deletePage(page.id); break;
+            case 'insert': tree.insertPage({ id: `p${counter++}`, title: 'New' }, { into: pick(parents), at: 0 }); break;
+            case 'file': tree.insertFile({ kind: 'file', id: `f${counter++}`, name: 'a.txt', contentType: 'text/plain', size: 1, blob: writer.putBlob(Buffer.from('a')) }); break;
+            case 'reusable': tree.insertReusable({ id: `r${counter++}`, title: 'Block', content: writer.putMarkdown(`block ${counter}\n`) }); break;
+          }
+        }
+        const root = tree.commit(writer);
+        flush(store, writer, root);
+        roots.push(root);
+      }
+      // From every root to every other, forwards and backwards.
+      for (const [from, to] of roots.flatMap((a, i) => roots.map((b, j) => [a, b, i, j] as const)).filter(([, , i, j]) => i !== j)) {
+        const tree = await WorkingTree.load(store, from);
+        const read = await tree.advanceTo(store, to);
+        const loaded = await WorkingTree.load(store, to);
+        expect(state(tree), `seed ${seed}`).toEqual(state(loaded));
+        expect(read).toBeLessThanOrEqual(loaded.pageCount + 20);
+        // And it edits as a loaded tree does.
+        const edited = [...loaded.walk()][0]!.id;
+        const writers = [new TreeWriter(store), new TreeWriter(store)] as const;
+        tree.useClock(fixedClock(Date.UTC(2025, 0, 1)));
+        loaded.useClock(fixedClock(Date.UTC(2025, 0, 1)));
+        tree.updatePage(edited, { title: 'Once more' });
+        loaded.updatePage(edited, { title: 'Once more' });
+        expect(tree.commit(writers[0])).toBe(loaded.commit(writers[1]));
+      }
+    }
+  });
+
+  it('reads the changed page, its ancestors\' lists and the root for a one-page edit of a large tree', async () => {
+    const store = new MemoryObjectStore();
+    const writer = new TreeWriter(store);
+    const tree = WorkingTree.empty({ clock: fixedClock() });
+    for (let s = 0; s < 50; s++) {
+      tree.insertPage({ id: `s${s}`, title: `Section ${s}` }, { into: null });
+      for (let p = 0; p < 40; p++) tree.insertPage({ id: `s${s}p${p}`, title: `Page ${p}` }, { into: `s${s}` });
+    }
+    const before = tree.commit(writer);
+    flush(store, writer, before);
+    const edited = await WorkingTree.load(store, before);
+    const next = new TreeWriter(store);
+    edited.updatePage('s20p7', { title: 'Edited' });
+    const after = edited.commit(next);
+    flush(store, next, after);
+
+    const kept = await WorkingTree.load(store, before);
+    const reads = store.objectsRead;
+    // The root, section 20 and its page 7: three objects of 2,050 pages.
+    expect(await kept.advanceTo(store, after)).toBe(3);
+    expect(store.objectsRead - reads).toBe(3);
+    expect(kept.getPage('s20p7')?.fields.title).toBe('Edited');
+    expect(state(kept)).toEqual(state(await WorkingTree.load(store, after)));
+  });
+
+  it('refuses a tree changed since its commit, and a root that lists a page twice', async () => {
+    const store = new MemoryObjectStore();
+    const writer = new TreeWriter(store);
+    const tree = sampleTree();
+    const root = tree.commit(writer);
+    flush(store, writer, root);
+    const changed = await WorkingTree.load(store, root);
+    changed.updatePage('intro', { title: 'Changed' });
+    await expect(changed.advanceTo(store, root)).rejects.toThrow(/committed/);
+    const intro = (await store.get((await store.get(root) as { pages: string[] }).pages[0]!))!;
+    const twice = writer.putObject({ kind: 'root', pages: [writer.putObject(intro), writer.putObject({ ...intro as PageObject, title: 'Other' })], files: [] });
+    flush(store, writer, twice);
+    await expect((await WorkingTree.load(store, root)).advanceTo(store, twice)).rejects.toBeInstanceOf(CorruptContentError);
+  });
+});

@@ -9,6 +9,7 @@ import {
   type PageObject,
   type PageType,
   type ReusableObject,
+  type TreeObject,
   type TreeRoot,
   type TreeWriter,
 } from './objects.js';
@@ -73,6 +74,8 @@ const TIMESTAMPED_TYPES: ReadonlySet<PageType> = new Set(['document', 'computed'
  */
 const NOT_PATCHED: ReadonlySet<string> = new Set(['content', 'updatedAt', 'type', 'createdAt']);
 
+const systemClock = (): string => new Date().toISOString();
+
 export class WorkingTree {
   private readonly topLevel: PageNode[] = [];
   private readonly index = new Map<string, PageNode>();
@@ -80,10 +83,18 @@ export class WorkingTree {
   private reusables: { hash: string | null; object: ReusableObject }[] = [];
   /** Hash of the stored root, or null when anything changed since (or the tree was never stored). */
   private rootHash: string | null = null;
-  private readonly clock: () => string;
+  private clock: () => string;
 
   private constructor(options: WorkingTreeOptions) {
-    this.clock = options.clock ?? (() => new Date().toISOString());
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /**
+   * The clock of the edits to come: a tree kept between edits (services/working-trees.ts) was made by an
+   * earlier call, whose clock is not this one's.
+   */
+  useClock(clock: (() => string) | undefined): void {
+    this.clock = clock ?? systemClock;
   }
 
   static empty(options: WorkingTreeOptions = {}): WorkingTree {
@@ -478,6 +489,91 @@ export class WorkingTree {
     return this.rootHash;
   }
 
+  /**
+   * Makes this tree, committed and unchanged since, the tree of `rootHash`, as `load` would build it, reading
+   * only the objects where the two differ: a child list whose hash is unchanged is not read, a subtree whose
+   * hash is unchanged is kept whole wherever it now stands, and a page still in the tree keeps its node. Its
+   * cost grows with the difference (the changed pages, their ancestors and those lists), not with the tree:
+   * this is how a tree kept from one edit catches up with edits made elsewhere (services/working-trees.ts).
+   * Answers the number of objects read. On an error the tree is left half changed and must be dropped.
+   */
+  async advanceTo(reader: ObjectReader, rootHash: string): Promise<number> {
+    if (this.rootHash === null) throw new Error('Only a committed, unchanged tree can advance to another root');
+    if (this.rootHash === rootHash) return 0;
+    const root = await reader.get(rootHash);
+    if (root?.kind !== 'root') throw new CorruptContentError(`Tree root ${rootHash} is missing`);
+    let read = 1;
+    const oldFiles = new Map(this.files.map((entry) => [entry.hash, entry]));
+    const oldReusables = new Map(this.reusables.map((entry) => [entry.hash, entry]));
+    const listed = [...root.files.filter((hash) => !oldFiles.has(hash)), ...(root.reusables ?? []).filter((hash) => !oldReusables.has(hash))];
+
+    /** Nodes placed in the new tree; one placed twice means a page listed twice. */
+    const placed = new Set<PageNode>();
+    /** Nodes taken out of a child list; those never placed again are deleted, with what stays below them. */
+    const removed: PageNode[] = [];
+    const place = (node: PageNode, parent: PageNode | null): PageNode => {
+      if (placed.has(node)) throw new CorruptContentError(`Page ${node.id} appears twice in ${rootHash}`);
+      placed.add(node);
+      node.parent = parent;
+      return node;
+    };
+    type ChildList = { parent: PageNode | null; hashes: readonly string[]; old: readonly PageNode[] };
+    let level: ChildList[] = [{ parent: null, hashes: root.pages, old: [...this.topLevel] }];
+    let extra: readonly string[] | undefined = listed;
+    while (level.length > 0 || extra) {
+      // A child whose hash is among its parent's old children is that child, unchanged; the others are read.
+      const unknown = new Set<string>(extra ?? []);
+      const oldByHash = level.map(({ old }) => new Map(old.map((node) => [node.hash, node])));
+      level.forEach(({ hashes }, i) => hashes.forEach((hash) => oldByHash[i]!.has(hash) || unknown.add(hash)));
+      const objects = unknown.size > 0 ? await reader.getMany([...unknown]) : new Map<string, never>();
+      read += unknown.size;
+      if (extra) {
+        // The root's lists of files and reusable contents, read with the top level.
+        this.files = root.files.map((hash) => oldFiles.get(hash) ?? { hash, object: expectKind(objects.get(hash), 'file', hash) });
+        this.reusables = (root.reusables ?? []).map((hash) => oldReusables.get(hash) ?? { hash, object: expectKind(objects.get(hash), 'reusable', hash) });
+        extra = undefined;
+      }
+      const next: ChildList[] = [];
+      level.forEach(({ parent, hashes, old }, i) => {
+        const children = hashes.map((hash) => {
+          const same = oldByHash[i]!.get(hash);
+          if (same) return place(same, parent);
+          const object = expectKind(objects.get(hash), 'page', hash);
+          const existing = this.index.get(object.id);
+          // Moved with its subtree unchanged: the node stands as it is.
+          if (existing && existing.hash === hash) return place(existing, parent);
+          const node: PageNode = existing ?? { id: object.id, fields: pickFields(object), content: object.content, children: [], parent, hash };
+          if (existing) {
+            node.fields = pickFields(object);
+            node.content = object.content;
+            node.hash = hash;
+          } else {
+            this.index.set(node.id, node);
+          }
+          next.push({ parent: node, hashes: object.children, old: [...node.children] });
+          return place(node, parent);
+        });
+        const kept = new Set(children);
+        for (const node of old) if (!kept.has(node)) removed.push(node);
+        if (parent) parent.children = children;
+        else this.topLevel.splice(0, this.topLevel.length, ...children);
+      });
+      level = next;
+    }
+    for (const node of removed) {
+      const stack = [node];
+      while (stack.length > 0) {
+        const at = stack.pop()!;
+        // A page moved out of a deleted one is in the tree still, with what is below it.
+        if (placed.has(at)) continue;
+        if (this.index.get(at.id) === at) this.index.delete(at.id);
+        stack.push(...at.children);
+      }
+    }
+    this.rootHash = rootHash;
+    return read;
+  }
+
   // ----- internals -----
 
   /** Removes the entry of `id` from a list the root names (files, reusable contents); false when absent. */
@@ -507,6 +603,12 @@ export class WorkingTree {
     for (let at: PageNode | null = node; at; at = at.parent) at.hash = null;
     this.rootHash = null;
   }
+}
+
+/** The object of `hash` read for a tree, which must be of `kind`. */
+function expectKind<K extends TreeObject['kind']>(object: TreeObject | undefined, kind: K, hash: string): Extract<TreeObject, { kind: K }> {
+  if (object?.kind !== kind) throw new CorruptContentError(`${kind === 'reusable' ? 'Reusable content' : kind[0]!.toUpperCase() + kind.slice(1)} object ${hash} is missing`);
+  return object as Extract<TreeObject, { kind: K }>;
 }
 
 function pickFields(object: PageObject): PageFields {

@@ -1,6 +1,6 @@
 import type { ChangeRequestContentChange } from '@quire/api-types';
 import {
-  applyContentChanges,
+  applyChangesToTree,
   checkMarkdownOffThread,
   ContentError,
   MAX_FILE_BYTES,
@@ -30,6 +30,7 @@ import {
 import type { ServiceContext } from './context.js';
 import { planThenWrite } from './plan-then-write.js';
 import { contentReader, revisionRoot } from './revision-content.js';
+import { keepWorkingTree, takeWorkingTree } from './working-trees.js';
 
 /*
  * Edits to a change request's content: a batch of changes applied all or nothing as one new revision.
@@ -130,12 +131,19 @@ interface PlannedBatch {
   result: ApplyChangesResult;
 }
 
-/** The batch applied to a revision of the space: the new tree, its objects kept by the writer until written. */
-async function planBatch(context: ServiceContext, spaceId: string, revisionId: string, inputs: readonly ContentChangeInput[]): Promise<PlannedBatch> {
+/**
+ * The batch applied to a revision of the space: the new tree, its objects kept by the writer until written.
+ * The tree is the one the request's last edit in this process left (working-trees.ts), brought to this
+ * revision, and is kept in turn for the next edit.
+ */
+async function planBatch(context: ServiceContext, changeRequest: ChangeRequestRow, revisionId: string, inputs: readonly ContentChangeInput[]): Promise<PlannedBatch> {
   const writer = new TreeWriter(contentReader(context.db));
-  const root = await revisionRoot(context.db, spaceId, revisionId);
+  const root = await revisionRoot(context.db, changeRequest.space_id, revisionId);
+  const tree = await takeWorkingTree(writer, root, changeRequest.id);
   try {
-    return { writer, result: await applyContentChanges(writer, root, inputs) };
+    const result = applyChangesToTree(writer, tree, inputs);
+    keepWorkingTree(tree, changeRequest.id);
+    return { writer, result };
   } catch (error) {
     if (error instanceof ContentError) throw new BadRequestError(`body.${error.message}`);
     throw error;
@@ -178,7 +186,7 @@ export async function updateChangeRequestContent(
   refuseContentEdits(found.changeRequest);
   refuseIfEditedSince(found.changeRequest, expectedRevision);
   const inputs = await prepareChanges(context, changes);
-  const first = await planBatch(context, found.space.id, found.changeRequest.revision_id, inputs);
+  const first = await planBatch(context, found.changeRequest, found.changeRequest.revision_id, inputs);
 
   const storage = context.blobStorage;
   if (storage) for (const file of inputs.flatMap((input) => (input.operation === 'insert_files' ? input.files : []))) await storage.put(file.data);
@@ -186,7 +194,7 @@ export async function updateChangeRequestContent(
   return planThenWrite(context, {
     basis: found.changeRequest.revision_id,
     // The first plan was made above, before the file bytes were stored: a batch it refuses stores nothing.
-    plan: async (revisionId) => (revisionId === found.changeRequest.revision_id ? first : planBatch(context, found.space.id, revisionId, inputs)),
+    plan: async (revisionId) => (revisionId === found.changeRequest.revision_id ? first : planBatch(context, found.changeRequest, revisionId, inputs)),
     lock: async (tx) => {
       const again = await requireChangeRequest(tx, caller, spaceId, found.changeRequest.id, { need: 'edit' });
       const current = await lockChangeRequest(tx.db, context.dialect, again.changeRequest.id);
