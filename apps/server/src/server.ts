@@ -161,9 +161,11 @@ export async function startServer({ config, logger, contract, handlers, jobHandl
     const loopbackHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
     loopbackUrl = `http://${loopbackHost}:${port}`;
     // What start-up left for later is done now, in the background, a little at a time between requests:
-    // response validators when a mismatch is only logged (production), then the libraries loaded lazily, the
+    // request validators (production; a request arriving first compiles its own path's), response validators
+    // when a mismatch is only logged (production), then the libraries loaded lazily, the
     // decoy password hash and the reader's Markdown renderer.
     const warmUp = async () => {
+      logger.debug({ compiled: await quire.warmRequests() }, 'request validators compiled');
       if (config.responseValidation === 'log') logger.debug({ compiled: await quire.warmResponses() }, 'response validators compiled');
       logger.debug({ loaded: await warmLazyModules() }, 'libraries loaded');
       // Made on first use, the decoy hash would make the first failed sign-in of an unknown email cost a hash

@@ -265,6 +265,30 @@ describe('response validation in production', () => {
   });
 });
 
+describe('request validation in production', () => {
+  it('validates the first requests as strictly as later ones, while the validators are still being built after listening', async () => {
+    const server = await startTestServer({ contract, handlers, env: { QUIRE_RESPONSE_VALIDATION: 'log', NODE_ENV: 'production' } });
+    try {
+      const { token } = await server.bootstrap();
+      const call = async (path: string) => {
+        const response = await fetch(`${server.url}/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
+        return { status: response.status, body: await response.json() as unknown };
+      };
+      // No waiting for the warm-up: whichever comes first, the warm-up or the request, builds the path's validator.
+      const [tooLarge, unknownParameter, fine] = await Promise.all([call('/things?limit=1001'), call('/things/special?limit=1'), call('/things')]);
+      expect(tooLarge).toMatchObject({ status: 400, body: { error: { code: 400, message: 'query.limit must be <= 1000' } } });
+      expect(unknownParameter).toMatchObject({ status: 400, body: { error: { code: 400 } } });
+      expect(fine.body).toEqual({ object: 'thing', title: 'list', limit: 50 });
+      await server.running.quire.warmRequests();
+      const validated = new Set(server.running.quire.operations.filter((operation) => operation.operationId !== 'notWrittenYet').map((operation) => operation.contractPath));
+      expect(new Set(server.running.quire.validators.keys())).toEqual(validated);
+      for (const validator of server.running.quire.validators.values()) expect(validator.compiledRequestValidators).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('graceful stop', () => {
   it('waits for an operation whose client went away before it closes the database, within the shutdown bound', async () => {
     let release!: () => void;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDatabaseUrl } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/index.js';
 import { pendingMigrations } from '../src/db/migrate.js';
+import { API_BATCH_SHARE } from '../src/http/middleware/rate-limit.js';
 import { createLogger } from '../src/logger.js';
 import { addMember, bootstrap, createToken } from '../src/services/admin-service.js';
 import { builtEntry, exited, freePort, untilReady } from './built.js';
@@ -213,12 +214,16 @@ postgres('processes side by side on one PostgreSQL', () => {
     for (const index of [0, 1, 2]) expect((await readOrg(index)).response.status, `process ${index}`).toBe(404);
   });
 
-  // The budget is counted in PostgreSQL (limits/limiter-store.ts), not in each process's memory.
-  it('a burst over the rate limit spread across the processes is limited as one caller', async () => {
+  // The budget is counted in PostgreSQL (limits/limiter-store.ts), not in each process's memory; each process
+  // settles with it in batches (limits/batched-limiter.ts), holding at most 1% of the limit uncounted, so the
+  // three together admit the limit and at most 3% more (README, "Rate limits").
+  it('a burst over the rate limit spread across the processes is limited as one caller, within the stated overshoot', async () => {
     const { token } = await createToken(admin(), { email: 'owner@example.com', label: 'burst' });
     const statuses = await inParallel(RATE_LIMIT + 300, 24, async (index) => (await fetch(`${apis[index % 3]!.base}/v1/user`, { headers: { authorization: `Bearer ${token}` } })).status);
-    expect(statuses.filter((status) => status === 200)).toHaveLength(RATE_LIMIT);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(300);
+    const admitted = statuses.filter((status) => status === 200).length;
+    expect(admitted).toBeGreaterThanOrEqual(RATE_LIMIT);
+    expect(admitted).toBeLessThanOrEqual(RATE_LIMIT + apis.length * Math.floor(RATE_LIMIT / API_BATCH_SHARE));
+    expect(statuses.filter((status) => status === 429)).toHaveLength(RATE_LIMIT + 300 - admitted);
   }, 120_000);
 
   it('300 jobs of mixed kinds queued through different processes each run exactly once', async () => {

@@ -95,6 +95,8 @@ export interface QuireApp {
   validators: ReadonlyMap<string, PathValidator>;
   /** How many validators were compiled before createApp returned. */
   compiledValidators: number;
+  /** Compiles the request validators not compiled yet, yielding to the event loop between paths. */
+  warmRequests(): Promise<number>;
   /** Compiles the response validators not compiled yet, yielding to the event loop between paths. */
   warmResponses(): Promise<number>;
   /**
@@ -181,17 +183,42 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   // validators: building and compiling the others would only slow the start (a third of the contract is not
   // implemented yet).
   const contractPaths = [...new Set(operations.filter((operation) => handlers[operation.operationId]).map((operation) => operation.contractPath))];
-  const validators = await pathValidators(contract, contractPaths, { validateResponses, ...(onMismatch ? { onMismatch } : {}) });
+  const validatorOptions: PathValidatorOptions = { validateResponses, ...(onMismatch ? { onMismatch } : {}) };
+  // Validators are built and their request side compiled before listening when a response mismatch fails the
+  // request (tests, development, where everything must be in place from the first request). In production
+  // they are built after listening (`warmRequests`, which server.ts runs in the background), since building
+  // and compiling all of them was more than half the time to the first answer; a request that arrives first
+  // builds and compiles its own path's (a few milliseconds, once), so every request is validated all the same.
+  const eager = options.responseValidation === 'fail';
+  const validators = eager ? await pathValidators(contract, contractPaths, validatorOptions) : new Map<string, PathValidator>();
+  const validatorOf = (contractPath: string): PathValidator => {
+    let validator = validators.get(contractPath);
+    if (!validator) {
+      validator = PathValidator.build(contract, contractPath, validatorOptions);
+      validators.set(contractPath, validator);
+    }
+    return validator;
+  };
   let compiledValidators = 0;
-  for (const validator of validators.values()) compiledValidators += validator.warmRequests();
+  const warmRequests = async (): Promise<number> => {
+    let compiled = 0;
+    for (const contractPath of contractPaths) {
+      compiled += validatorOf(contractPath).warmRequests();
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return compiled;
+  };
+  if (eager) {
+    for (const validator of validators.values()) compiledValidators += validator.warmRequests();
+  }
   // Response validators are compiled before listening when a mismatch fails the request (tests,
   // development); when it is only logged (production) they compile in the background after the server
   // listens, between requests, so start-up stays fast. Until then answers go unchecked: never is a
-  // validator compiled on a request.
+  // response validator compiled on a request.
   const warmResponses = async (): Promise<number> => {
     let compiled = 0;
-    for (const validator of validators.values()) {
-      compiled += validator.warmResponses();
+    for (const contractPath of contractPaths) {
+      compiled += validatorOf(contractPath).warmResponses();
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return compiled;
@@ -208,12 +235,28 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     return jsonBodyReader(typeof limit === 'number' && limit > options.bodyLimitBytes ? limit : options.bodyLimitBytes, declared.length ? declared : undefined);
   };
   const router = new PathRouter<Route>();
+  const validatedPaths = new Set(contractPaths);
+  // Production's routes reach their path's validator on first use (built then, if the warm-up has not yet).
+  const lazyRequestValidation = (contractPath: string, method: OperationInfo['method']): Route['validateRequest'] => {
+    let validate: Route['validateRequest'] | undefined;
+    return (req) => (validate ??= validatorOf(contractPath).requestValidation(method))(req);
+  };
+  const lazyResponseCheck = (contractPath: string, method: OperationInfo['method']): ResponseCheck => {
+    let check: ResponseCheck | null | undefined;
+    return (req, status, body) => {
+      check ??= validatorOf(contractPath).responseCheck(method);
+      check?.(req, status, body);
+    };
+  };
   for (const operation of operations) {
+    const validated = validatedPaths.has(operation.contractPath);
     const validator = validators.get(operation.contractPath);
     router.add(operation.method.toUpperCase(), base + operation.contractPath, {
       operation,
-      validateRequest: validator ? validator.requestValidation(operation.method) : () => {},
-      checkResponse: validator?.responseCheck(operation.method) ?? null,
+      validateRequest: validator ? validator.requestValidation(operation.method)
+        : validated ? lazyRequestValidation(operation.contractPath, operation.method) : () => {},
+      checkResponse: validator ? validator.responseCheck(operation.method)
+        : validated && validateResponses ? lazyResponseCheck(operation.contractPath, operation.method) : null,
       handler: handlers[operation.operationId],
       readBody: bodyReaderOf(operation),
     }, routeOptions(operation));
@@ -421,6 +464,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     implemented: new Set(operations.filter((operation) => handlers[operation.operationId]).map((operation) => operation.operationId)),
     validators,
     compiledValidators,
+    warmRequests,
     warmResponses,
     whenIdle: () => (operationsInFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
   };

@@ -7,7 +7,7 @@ import { VISITOR_ROLE, visitorSeesSiteSpace } from '../policies/visitor-policy.j
 import { findCollectionAncestry } from '../stores/collection-store.js';
 import { permittedRolesOnCollections, permittedRolesOnSpace } from '../stores/content-permission-store.js';
 import { siteSpaceOfSpace } from '../stores/site-space-store.js';
-import { findSpaceById, findSpaceForMember, type SpaceRow } from '../stores/space-store.js';
+import { findSpaceById, findSpaceWithCollectionsForMember, type SpaceRow } from '../stores/space-store.js';
 import { isVisitor, type Caller, type Principal, type VisitorCaller } from './caller.js';
 import type { SpaceWithRole } from './collection-service.js';
 import type { ServiceContext } from './context.js';
@@ -48,21 +48,26 @@ export function roleOnSpace(membership: OrganizationMembership | undefined, spac
 /** The collections a space hangs from, nearest first: their default levels and their ids. */
 export async function collectionsAbove(context: ServiceContext, space: SpaceRow): Promise<{ collectionChain: DefaultLevel[]; collectionIds: string[] }> {
   if (space.collection_id === null) return { collectionChain: [], collectionIds: [] };
-  const ancestry = await findCollectionAncestry(context.db, space.collection_id);
+  return chainOf(space, await findCollectionAncestry(context.db, space.collection_id));
+}
+
+/** The default levels and ids of the collections above a space, nearest first, from their rows. */
+function chainOf(space: SpaceRow, ancestry: ReadonlyArray<{ id: string; organization_id: string; default_level: string | null }>): { collectionChain: DefaultLevel[]; collectionIds: string[] } {
   // A deleted space may name a collection deleted since; it then hangs from the organization alone.
-  if (ancestry[0]?.organization_id !== space.organization_id) return { collectionChain: [], collectionIds: [] };
+  if (space.collection_id === null || ancestry[0]?.organization_id !== space.organization_id) return { collectionChain: [], collectionIds: [] };
   return { collectionChain: ancestry.map((row) => parseDefaultLevel(row.default_level)), collectionIds: ancestry.map((row) => row.id) };
 }
 
 /** `absent`: there is no such space (never was, purged, or past its retention); `hidden`: the caller cannot see it. */
 export async function loadSpaceAccess(context: ServiceContext, userId: string, spaceId: string): Promise<SpaceAccess | 'absent' | 'hidden'> {
-  const found = await findSpaceForMember(context.db, spaceId, userId);
+  // The space, the membership and the collections above it in one statement (one round trip on PostgreSQL).
+  const found = await findSpaceWithCollectionsForMember(context.db, spaceId, userId);
   if (!found) return 'absent';
   const membership = found.membership ? membershipFromRow(found.membership) : undefined;
   if (!canViewOrganization(membership)) return 'hidden';
   const { space } = found;
   if (space.deleted_at !== null && isPastRetention(space.deleted_at)) return 'absent';
-  const { collectionChain, collectionIds } = await collectionsAbove(context, space);
+  const { collectionChain, collectionIds } = chainOf(space, found.collections);
   const withGrants = grantsApply(membership);
   const collectionGrants = withGrants ? await permittedRolesOnCollections(context.db, userId, collectionIds) : [];
   const spaceGrants = withGrants ? await permittedRolesOnSpace(context.db, userId, space.id) : [];

@@ -11,7 +11,7 @@ import { immediateReader, type Db } from '../db/index.js';
  * On SQLite, a select runs at once when the connection is free (see `immediateReader`), which halves the
  * cost of the reads every request makes.
  */
-export function prepared<P extends string[], R>(build: (db: Db, ...params: P) => Compilable<R>): (db: Db, ...params: P) => Promise<R[]> {
+export function prepared<P extends string[], R>(build: (db: Db, ...params: P) => Compilable<R>, options: { read?: boolean } = {}): (db: Db, ...params: P) => Promise<R[]> {
   const cache = new WeakMap<Db, { compiled: CompiledQuery<R>; slots: number[]; isSelect: boolean }>();
   return async (db, ...params) => {
     let entry = cache.get(db);
@@ -19,7 +19,8 @@ export function prepared<P extends string[], R>(build: (db: Db, ...params: P) =>
       const placeholders = params.map((_, index) => `\u0000prepared-parameter-${index}\u0000`) as P;
       const compiled = build(db, ...placeholders).compile();
       const slots = compiled.parameters.map((value) => placeholders.indexOf(value as string));
-      entry = { compiled, slots, isSelect: compiled.query.kind === 'SelectQueryNode' };
+      // A raw statement (`sql`) says itself whether it only reads.
+      entry = { compiled, slots, isSelect: compiled.query.kind === 'SelectQueryNode' || options.read === true };
       cache.set(db, entry);
     }
     const { compiled, slots, isSelect } = entry;

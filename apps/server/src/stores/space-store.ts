@@ -6,8 +6,9 @@ import type { SpacesTable } from '../db/schema.js';
 import { parseRole, type RoleOrGuest } from '../policies/roles.js';
 import { organizationReach, type ContentViewer } from '../policies/visibility-policy.js';
 import { chunks } from './collection-store.js';
-import { contentWithMembership, type MembershipState } from './content-membership.js';
+import type { MembershipState } from './content-membership.js';
 import { keysetPage, type KeysetOrder, type KeysetPage } from './keyset.js';
+import { prepared } from './prepared.js';
 import { cachedReach, type Reach } from './reach-cache.js';
 import { visibleSpacesFrom, withContentAccess, type SpacesQuery } from './visibility.js';
 
@@ -21,12 +22,54 @@ export async function findSpaceById(db: Db, id: string): Promise<SpaceRow | unde
   return db.selectFrom('spaces').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-const spaceWithMembership = contentWithMembership('spaces');
+/** A collection a space hangs from, as far as the caller's role on the space depends on it. */
+export interface CollectionAbove {
+  id: string;
+  organization_id: string;
+  default_level: string | null;
+}
 
-/** A space (deleted or not) with the user's membership in its organization, in one lookup: every space request starts here. */
-export async function findSpaceForMember(db: Db, spaceId: string, userId: string): Promise<{ space: SpaceRow; membership: MembershipState | undefined } | undefined> {
-  const found = await spaceWithMembership(db, spaceId, userId);
-  return found && { space: found.row, membership: found.membership };
+/** How deep collections nest at most (as collection-store.ts walks them). */
+const MAX_COLLECTION_DEPTH = 64;
+
+/*
+ * The space, the user's membership in its organization and the collections it hangs from (nearest first), in
+ * one statement: one row per collection above the space (one row with null collection columns at the top
+ * level). Every request on a space needs all three, and on PostgreSQL each statement is a round trip.
+ */
+const spaceWithCollections = prepared((db: Db, id: string, userId: string, sameId: string) => ({
+  compile: () => sql<SpaceRow & { member_role: string | null; member_disabled: number | null; member_user_id: string | null;
+    chain_id: string | null; chain_organization_id: string | null; chain_default_level: string | null; chain_depth: number | null }>`
+    with recursive chain as (
+      select c.id, c.parent_id, c.organization_id, c.default_level, 0 as depth
+      from collections c where c.id = (select s.collection_id from spaces s where s.id = ${sameId})
+      union all
+      select p.id, p.parent_id, p.organization_id, p.default_level, chain.depth + 1
+      from collections p inner join chain on p.id = chain.parent_id where chain.depth < ${sql.lit(MAX_COLLECTION_DEPTH)}
+    )
+    select o.*, m.role as member_role, m.disabled as member_disabled, m.user_id as member_user_id,
+      chain.id as chain_id, chain.organization_id as chain_organization_id, chain.default_level as chain_default_level, chain.depth as chain_depth
+    from spaces o
+    left join organization_members m on m.organization_id = o.organization_id and m.user_id = ${userId}
+    left join chain on 1 = 1
+    where o.id = ${id}
+    order by chain.depth`.compile(db),
+}), { read: true });
+
+/**
+ * A space (deleted or not) with the user's membership in its organization and the collections above it
+ * (nearest first; empty at the top level), in one statement: every space request starts here.
+ */
+export async function findSpaceWithCollectionsForMember(db: Db, spaceId: string, userId: string): Promise<{ space: SpaceRow; membership: MembershipState | undefined; collections: CollectionAbove[] } | undefined> {
+  const rows = await spaceWithCollections(db, spaceId, userId, spaceId);
+  const first = rows[0];
+  if (!first) return undefined;
+  const { member_role, member_disabled, member_user_id, chain_id: _id, chain_organization_id: _organization, chain_default_level: _level, chain_depth: _depth, ...space } = first;
+  const collections: CollectionAbove[] = [];
+  for (const row of rows) {
+    if (row.chain_id !== null) collections.push({ id: row.chain_id, organization_id: row.chain_organization_id!, default_level: row.chain_default_level });
+  }
+  return { space, membership: member_user_id === null ? undefined : { role: member_role, disabled: member_disabled ?? 0 }, collections };
 }
 
 export async function updateSpace(db: Db, id: string, patch: Updateable<SpacesTable>): Promise<void> {

@@ -1,8 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { TooManyRequestsError } from '../../errors.js';
+import { batchedLimiter, type ApiLimiter } from '../../limits/batched-limiter.js';
 import { memoryLimiterStore, type LimiterStore } from '../../limits/limiter-store.js';
 import { bearerTokenHash } from '../request-state.js';
+
+/** Each process may hold up to 1/100 of a caller's limit uncounted by a shared store... */
+export const API_BATCH_SHARE = 100;
+/** ...for at most this long. */
+export const API_SETTLE_EVERY_MS = 100;
 
 export interface RateLimitOptions {
   /** Requests allowed per caller in each window; 0 turns limiting off. */
@@ -45,7 +51,15 @@ export interface RateLimiter {
  */
 export function createRateLimiter(options: RateLimitOptions): RateLimiter | null {
   if (options.requestsPerWindow <= 0) return null;
-  const limiter = (options.store ?? memoryLimiterStore()).limiter({ keyPrefix: 'api', points: options.requestsPerWindow, windowSeconds: options.windowSeconds });
+  const store = options.store ?? memoryLimiterStore();
+  const counted = store.limiter({ keyPrefix: 'api', points: options.requestsPerWindow, windowSeconds: options.windowSeconds });
+  // A shared store is settled with in batches (limits/batched-limiter.ts): each process may admit up to 1% of
+  // a caller's limit before the store counts it, settled within 100 ms, so N processes together admit at most
+  // limit × (1 + N / 100) per window; limits under 100 are counted exactly. This process's memory is cheap to
+  // count in directly.
+  const limiter: ApiLimiter = store.kind === 'memory'
+    ? counted
+    : batchedLimiter(counted, options.requestsPerWindow, { maxUnsettled: Math.floor(options.requestsPerWindow / API_BATCH_SHARE), settleEveryMs: API_SETTLE_EVERY_MS });
   // Addresses out of budget, until when: checked synchronously on every request that carries a token.
   const exhaustedAddresses = new Map<string, number>();
   const setHeaders = (res: ServerResponse, remaining: number, msBeforeNext: number): void => {

@@ -20,7 +20,8 @@ import {
 /*
  * Request and response validation by express-openapi-validator's validator classes (through
  * validator-internals.ts), one set per contract path: the router has already found the operation, which is handed
- * to the validator directly, and `warmRequests()` compiles every request validator before the server listens.
+ * to the validator directly, and `warmRequests()` compiles every request validator of a path (before the server
+ * listens, or in production after it: app.ts).
  * The classes are the ones the library's `middleware()` wires together, so validation behaves the same.
  */
 
@@ -191,6 +192,8 @@ export class PathValidator {
   readonly #onMismatch: ResponseMismatchHandler | undefined;
   readonly #serial: number;
   readonly #pathKey: string;
+  /** Every request validator of the path is compiled (`warmRequests`). */
+  #requestsWarm = false;
 
   private constructor(loaded: ReturnType<typeof describeRoutes>, eov: EovOptions, options: PathValidatorOptions, prepareResponses: PrepareResponses) {
     this.#serial = loaded.serial;
@@ -212,6 +215,11 @@ export class PathValidator {
    * its validators are first compiled (`warmResponses`), which production does after listening.
    */
   static async create(contract: OpenApiDocument, contractPath: string, options: PathValidatorOptions): Promise<PathValidator> {
+    return PathValidator.build(contract, contractPath, options);
+  }
+
+  /** `create`, at once: what production calls for a path on its first request or in the warm-up after listening. */
+  static build(contract: OpenApiDocument, contractPath: string, options: PathValidatorOptions): PathValidator {
     const eov = new OpenApiValidator({
       apiSpec: contract,
       validateApiSpec: false,
@@ -250,6 +258,9 @@ export class PathValidator {
     const hasBody = entry.schema.requestBody !== undefined;
     const queryNames = entry.queryNames;
     return (req) => {
+      // Production compiles request validators after listening (app.ts `warmRequests`): a request that comes
+      // first compiles its own path's, a few milliseconds once, rather than the start waiting for all paths.
+      if (!this.#requestsWarm) this.warmRequests();
       if (queryNames) {
         for (const name in req.query) {
           if (!queryNames.has(name)) throw new BadRequestError(`query.${name} is not a parameter of this operation`);
@@ -299,11 +310,14 @@ export class PathValidator {
   }
 
   /**
-   * Compiles the request validators of every operation of this path (done before the server listens), under
-   * the keys the library will look them up by. `requestValidation` steers every request to one of these
-   * (JSON body or none, HEAD as GET), so no request compiles a validator.
+   * Compiles the request validators of every operation of this path, under the keys the library will look them
+   * up by: before the server listens in tests and development, after it in production, and at the latest by the
+   * path's first request. `requestValidation` steers every request to one of these (JSON body or none, HEAD as
+   * GET), so no request compiles a validator the library would look up by another key.
    */
   warmRequests(): number {
+    if (this.#requestsWarm) return 0;
+    this.#requestsWarm = true;
     let compiled = 0;
     for (const entry of this.#operations.values()) {
       // A body is validated only where the contract has one; a body-less call can only reach an operation
