@@ -169,10 +169,15 @@ async function main(): Promise<void> {
     print(`\n${formatPdfBenchReport(report)}`);
   }
   if (only.has('reader')) {
-    progress('reader bench: importing a 1,000-page repository and publishing it as a site...');
-    const report = await runReaderBench({ duration: option('duration', 5), rounds: option('rounds', 3), log: progress });
-    reports.reader = report;
-    print(`\n${formatReaderBenchReport(report)}`);
+    // SQLite, then PostgreSQL when BENCH_DATABASE_URL names one (a schema of its own there).
+    const readerReports = [];
+    for (const databaseUrl of [undefined, ...(process.env.BENCH_DATABASE_URL ? [process.env.BENCH_DATABASE_URL] : [])]) {
+      progress('reader bench: importing a 1,000-page repository and publishing it as a site...');
+      const report = await runReaderBench({ duration: option('duration', 5), rounds: option('rounds', 3), log: progress, ...(databaseUrl ? { databaseUrl } : {}) });
+      readerReports.push(report);
+      print(`\n${formatReaderBenchReport(report)}`);
+    }
+    reports.reader = readerReports;
   }
   if (only.has('files')) {
     const databaseUrl = process.env.BENCH_DATABASE_URL;
