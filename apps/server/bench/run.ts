@@ -45,7 +45,8 @@ import { formatAppBenchReport, runAppBench } from './app-bench.js';
  * per keystroke in a 2,000-line page, in Chromium. The app bench (app-bench.ts) weighs the JavaScript of the app's first screens
  * (signed out and signed in) and times navigation to each screen usable, cold and warm, in Chromium. The files bench (files-bench.ts)
  * measures upload and download throughput of each file store (PostgreSQL's too when BENCH_DATABASE_URL is set; the search bench runs on it too then). The reader bench (reader-bench.ts) publishes
- * a 1,000-page site and measures page weight, first renders and a cached page against a bare server. The conversations bench scores the grouping of
+ * a 1,000-page site and measures page weight, first renders and a cached page against a bare server (on PostgreSQL
+ * too when BENCH_DATABASE_URL is set). The conversations bench scores the grouping of
  * support conversations on the labelled set and times ingesting and analysing 1,000 and 10,000 of them.
  */
 
