@@ -86,8 +86,14 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     }
     const address = readAddress(req, target, publicBase);
     // With other processes writing, what this one kept of an open site is used only once it has heard every
-    // change acknowledged so far (one round trip on the server's listening connection).
-    if (address.open && sync) return sync().then(() => serveAddress(req, res, address));
+    // change acknowledged so far (one round trip on the server's listening connection). An address with nothing
+    // kept starts its lookup (which reads the database itself) while that round trip is on the wire, and waits
+    // for it only before reusing a published site answer (lookUp).
+    if (address.open && sync) {
+      const heard = sync();
+      if (openSites.holds(address.url, Date.now())) return heard.then(() => serveAddress(req, res, address));
+      return serveFromApi(req, res, address, undefined, Date.now(), heard);
+    }
     return serveAddress(req, res, address);
   }
 
@@ -102,7 +108,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
   }
 
   /** The lookup of the address, or undefined when it answered the request already (an error, a redirect). */
-  async function lookUp(req: IncomingMessage, res: ServerResponse, address: ReaderAddress, lookedUpAt: number): Promise<Visit | undefined> {
+  async function lookUp(req: IncomingMessage, res: ServerResponse, address: ReaderAddress, lookedUpAt: number, heard?: Promise<boolean>): Promise<Visit | undefined> {
     const { url, shareKey, jwt, session, open } = address;
     const since = openSites.epoch;
     let answer;
@@ -120,6 +126,9 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
       return undefined;
     }
     const client = lookups.visitorClient(answer.apiToken);
+    // The published site answer may be one kept by this process: used only once every change acknowledged
+    // before this request has been heard (see serve).
+    if (heard) await heard;
     // Kept as old as its oldest part: the site answer may predate this lookup.
     const keep = open ? (resolved: SiteData & { at: number }) => openSites.keep(url, resolved, Math.min(lookedUpAt, resolved.at), since) : undefined;
     return Visit.ofLookup(answer, client, sites.answer(answer, client, visitorScope(open, shareKey, jwt)), keep);
@@ -144,8 +153,8 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     return sendCustomizationPreview(req, res, visit, tree, rest, form, session, { lookups, revisions, renderPool, assets: assets.paths });
   }
 
-  async function serveFromApi(req: IncomingMessage, res: ServerResponse, address: ReaderAddress, kept: SiteData | undefined, now: number): Promise<void> {
-    const visit = kept ? Visit.ofKept(kept) : await lookUp(req, res, address, now);
+  async function serveFromApi(req: IncomingMessage, res: ServerResponse, address: ReaderAddress, kept: SiteData | undefined, now: number, heard?: Promise<boolean>): Promise<void> {
+    const visit = kept ? Visit.ofKept(kept) : await lookUp(req, res, address, now, heard);
     if (!visit) return;
     const { lookup, client } = visit;
     if (address.newShareKey || address.newJwt) {

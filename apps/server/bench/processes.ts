@@ -66,6 +66,8 @@ export async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: n
 
 export interface LoadResult {
   requestsPerSecond: number;
+  /** Requests answered in the whole load. */
+  requests: number;
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
@@ -75,9 +77,25 @@ export interface LoadResult {
 /** `connections` clients (50 by default) asking `url` for `duration` seconds. */
 export async function load(url: string, duration: number, headers: Record<string, string>, connections = 50): Promise<LoadResult> {
   const result = await autocannon({ url, connections, duration, headers });
-  return { requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  return { requestsPerSecond: result.requests.average, requests: result.requests.total, p50Ms: result.latency.p50, p99Ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
 }
 
+
+/**
+ * CPU time a process has used so far (user + system, ms), from /proc (Linux); undefined elsewhere. Per request
+ * it says what a server spends on an answer whatever else the machine runs, unlike requests/s.
+ */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces, hence the last parenthesis): utime is the 12th, stime the 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
 
 /** A node:http server (its own process) that answers every request with the same body: the ceiling to compare with. */
 export function startBareServer(port: number, body: string, contentType = 'application/json; charset=utf-8'): ChildProcess {

@@ -45,7 +45,8 @@ import { formatAppBenchReport, runAppBench } from './app-bench.js';
  * per keystroke in a 2,000-line page, in Chromium. The app bench (app-bench.ts) weighs the JavaScript of the app's first screens
  * (signed out and signed in) and times navigation to each screen usable, cold and warm, in Chromium. The files bench (files-bench.ts)
  * measures upload and download throughput of each file store (PostgreSQL's too when BENCH_DATABASE_URL is set; the search bench runs on it too then). The reader bench (reader-bench.ts) publishes
- * a 1,000-page site and measures page weight, first renders and a cached page against a bare server. The conversations bench scores the grouping of
+ * a 1,000-page site and measures page weight, first renders and a cached page against a bare server (on PostgreSQL
+ * too when BENCH_DATABASE_URL is set). The conversations bench scores the grouping of
  * support conversations on the labelled set and times ingesting and analysing 1,000 and 10,000 of them.
  */
 
@@ -177,10 +178,15 @@ async function main(): Promise<void> {
     print(`\n${formatPdfBenchReport(report)}`);
   }
   if (only.has('reader')) {
-    progress('reader bench: importing a 1,000-page repository and publishing it as a site...');
-    const report = await runReaderBench({ duration: option('duration', 5), rounds: option('rounds', 3), log: progress });
-    reports.reader = report;
-    print(`\n${formatReaderBenchReport(report)}`);
+    // SQLite, then PostgreSQL when BENCH_DATABASE_URL names one (a schema of its own there).
+    const readerReports = [];
+    for (const databaseUrl of [undefined, ...(process.env.BENCH_DATABASE_URL ? [process.env.BENCH_DATABASE_URL] : [])]) {
+      progress('reader bench: importing a 1,000-page repository and publishing it as a site...');
+      const report = await runReaderBench({ duration: option('duration', 5), rounds: option('rounds', 3), log: progress, ...(databaseUrl ? { databaseUrl } : {}) });
+      readerReports.push(report);
+      print(`\n${formatReaderBenchReport(report)}`);
+    }
+    reports.reader = readerReports;
   }
   if (only.has('files')) {
     const databaseUrl = process.env.BENCH_DATABASE_URL;

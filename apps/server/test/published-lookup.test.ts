@@ -122,6 +122,20 @@ describeEachDialect('published content for readers', (dialect) => {
       expectError(await lookup({ url: site.urls.published! }), 404);
     });
 
+    it('answers the site of a hostname before any /sites/ address: 400 for a path there that does not decode, 404 once unpublished', async () => {
+      const org = await newOrg(server);
+      const { site } = await publishedSite(org, { titles: ['Guides'] });
+      const hostname = `docs-${site.id.toLowerCase()}.example.test`;
+      await unwrap(org.client.PATCH('/orgs/{organizationId}/sites/{siteId}', { params: sitePath(org.organizationId, site.id), body: { hostname } }));
+      // The same read answers hostnames and /sites/ segments: a segment naming this site (by id) at its own host
+      // is a page path of the site, not the site again.
+      expect(await resolved({ url: `http://${hostname}/sites/${site.id}` })).toMatchObject({ site: site.id, siteBasePath: '', pathname: `sites/${site.id}` });
+      expectError(await lookup({ url: `http://${hostname}/%E0%A4%A` }), 400);
+      await unwrap(org.client.POST('/orgs/{organizationId}/sites/{siteId}/unpublish', { params: sitePath(org.organizationId, site.id) }));
+      expectError(await lookup({ url: `http://${hostname}/install` }), 404);
+      expectError(await lookup({ url: `http://${hostname}/%E0%A4%A` }), 404);
+    });
+
     it('opens a share-link site only with the key of an active link, and closes issued tokens when the link is deactivated or deleted', async () => {
       const org = await newOrg(server);
       const { site, spaces, address } = await publishedSite(org, { visibility: 'share-link', titles: ['Private'] });

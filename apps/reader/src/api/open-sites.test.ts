@@ -41,6 +41,16 @@ describe('OpenSites', () => {
     expect(off.get('u', Date.now(), visitor)).toBeUndefined();
   });
 
+  it('says whether an address has an entry (the barrier is awaited before its use only then), without using it', () => {
+    const { sites, asked } = openSites(1_000);
+    expect(sites.holds('u', 5_000)).toBe(false);
+    sites.keep('u', entry(), 5_000, sites.epoch);
+    expect(sites.holds('u', 5_900)).toBe(true);
+    // Not a use: an entry past half its life is not refreshed by being asked about.
+    expect(asked).toEqual([]);
+    expect(sites.holds('u', 6_001)).toBe(false);
+  });
+
   it('never answers an entry older than lookupCacheMs', () => {
     const { sites } = openSites(1_000);
     sites.keep('u', entry(), 5_000, sites.epoch);

@@ -55,6 +55,11 @@ export class OpenSites {
     return this.changes?.live() ?? true;
   }
 
+  /** Whether something is kept for the address now (not counted as a use). */
+  holds(url: string, now: number): boolean {
+    return this.entries.peek(url, now) !== undefined;
+  }
+
   /** The address's kept lookup and site; one past half its life is refreshed ahead, in the background. */
   get(url: string, now: number, visitor: Pick<Socket, 'remoteAddress'>): SiteData | undefined {
     if (!this.live()) return undefined;

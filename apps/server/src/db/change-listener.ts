@@ -117,12 +117,19 @@ export function startChangeListener({ connectionString, bus, logger }: ChangeLis
   const barrier = async (): Promise<boolean> => {
     const current = client;
     if (!current || !bus.live()) return false;
-    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('sync timed out')), PROBE_TIMEOUT_MS).unref());
+    // Cleared once answered: a busy reader runs thousands of barriers a second, each of which would otherwise
+    // leave its timer pending for the whole timeout.
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('sync timed out')), PROBE_TIMEOUT_MS).unref();
+    });
     try {
       await Promise.race([current.query('select 1'), timeout]);
     } catch (error) {
       lost(current, (error as Error).message);
       return false;
+    } finally {
+      clearTimeout(timer);
     }
     return client === current && bus.live();
   };

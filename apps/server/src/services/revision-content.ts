@@ -11,7 +11,7 @@ import {
 } from '../content/index.js';
 import type { Db } from '../db/index.js';
 import { SqlObjectReader } from '../stores/content-object-store.js';
-import { findRevisionOfSpace } from '../stores/revision-store.js';
+import { findRevisionOfSpace, type RevisionRow } from '../stores/revision-store.js';
 
 /*
  * Reading the content of a revision for the content reads, links, search and templates. A revision names
@@ -59,9 +59,37 @@ export function contentReader(db: Db): ObjectReader {
   return reader;
 }
 
+/**
+ * Revision rows read outside transactions, by database, space and id. A revision is inserted once and never
+ * updated (stores/revision-store.ts), so a kept row is never stale; every page a reader shows reads its space's
+ * revision, and this spares that round trip. Bounded: the oldest kept row goes first past MAX_KEPT_REVISIONS.
+ */
+const revisionRows = new WeakMap<Db, Map<string, RevisionRow>>();
+const MAX_KEPT_REVISIONS = 2_000;
+
+/** A revision of this space (undefined when the id names none of its revisions), kept once read. */
+export async function revisionOfSpace(db: Db, spaceId: string, revisionId: string): Promise<RevisionRow | undefined> {
+  // Inside a transaction the row may be the transaction's own, not committed yet: read, never kept.
+  if (db.isTransaction) return findRevisionOfSpace(db, spaceId, revisionId);
+  let kept = revisionRows.get(db);
+  if (!kept) {
+    kept = new Map();
+    revisionRows.set(db, kept);
+  }
+  const key = `${spaceId}|${revisionId}`;
+  const found = kept.get(key);
+  if (found) return found;
+  const row = await findRevisionOfSpace(db, spaceId, revisionId);
+  if (row) {
+    kept.set(key, Object.freeze(row));
+    if (kept.size > MAX_KEPT_REVISIONS) kept.delete(kept.keys().next().value!);
+  }
+  return row;
+}
+
 /** The root hash of a revision the caller knows to be of this space (a change request's, or main). */
 export async function revisionRoot(db: Db, spaceId: string, revisionId: string): Promise<string> {
-  const revision = await findRevisionOfSpace(db, spaceId, revisionId);
+  const revision = await revisionOfSpace(db, spaceId, revisionId);
   if (!revision) throw new Error(`space ${spaceId} has no revision ${revisionId}`);
   return revision.root;
 }

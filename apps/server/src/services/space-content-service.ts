@@ -2,13 +2,13 @@ import { ContentError, markdownToDocumentOffThread, type Doc, type MaterializedF
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { pageRequest, type CursorKey } from '../pagination.js';
 import { findChangeRequestMergedAs, type ChangeRequestRow } from '../stores/change-request-store.js';
-import { findRevisionOfSpace, type RevisionRow } from '../stores/revision-store.js';
+import type { RevisionRow } from '../stores/revision-store.js';
 import type { KeysetPage } from '../stores/keyset.js';
 import type { UrlSigner } from '../storage/signed-urls.js';
 import { isVisitor, type Caller, type Principal } from './caller.js';
 import { changeRequestView, requireChangeRequest, type ChangeRequestView } from './change-request-service.js';
 import type { ServiceContext } from './context.js';
-import { loadRevisionContent, readPageMarkdown, type RevisionContent } from './revision-content.js';
+import { loadRevisionContent, readPageMarkdown, revisionOfSpace, type RevisionContent } from './revision-content.js';
 import { publishRevisionPdf, type PdfPageQuery } from './revision-pdf.js';
 import { requireSpace, type SpaceAccess } from './space-access.js';
 
@@ -36,7 +36,7 @@ export interface RevisionView {
 }
 
 async function revisionOf(context: ServiceContext, spaceId: string, revisionId: string): Promise<RevisionRow> {
-  const revision = await findRevisionOfSpace(context.db, spaceId, revisionId);
+  const revision = await revisionOfSpace(context.db, spaceId, revisionId);
   // A space or request always names one of its own revisions; anything else is corruption, not a 404.
   if (!revision) throw new Error(`space ${spaceId} has no revision ${revisionId}`);
   return revision;

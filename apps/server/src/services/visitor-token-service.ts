@@ -107,12 +107,16 @@ async function verifiedGrant(context: ServiceContext, token: string): Promise<Vi
 export async function authenticateVisitor(context: ServiceContext, token: string, operationId: string): Promise<VisitorCaller> {
   const grant = await verifiedGrant(context, token);
   if (!visitorMayCall(operationId)) throw new ForbiddenError('A visitor token only reads the published content of its site');
-  const site = await findSiteState(context.db, grant.siteId);
-  const link = grant.shareLinkId !== undefined ? await findShareLink(context.db, grant.siteId, grant.shareLinkId) : undefined;
-  const keyId = grant.visitorAuthKeyId !== undefined ? await findVisitorAuthKeyId(context.db, grant.siteId) : undefined;
-  // A member's grant: their token and membership, each by primary key.
-  const memberToken = grant.member !== undefined ? await memberCredentialState(context, grant.member) : undefined;
-  const membership = grant.member !== undefined ? await findMembership(context.db, grant.organizationId, grant.member.userId) : undefined;
+  // Independent reads, made together (one round trip on PostgreSQL); a member's grant adds their token and
+  // membership, each by primary key.
+  const member = grant.member;
+  const [site, link, keyId, memberToken, membership] = await Promise.all([
+    findSiteState(context.db, grant.siteId),
+    grant.shareLinkId !== undefined ? findShareLink(context.db, grant.siteId, grant.shareLinkId) : undefined,
+    grant.visitorAuthKeyId !== undefined ? findVisitorAuthKeyId(context.db, grant.siteId) : undefined,
+    member !== undefined ? memberCredentialState(context, member) : undefined,
+    member !== undefined ? findMembership(context.db, grant.organizationId, member.userId) : undefined,
+  ]);
   const holds = visitorGrantHolds(grant, {
     site,
     ...(grant.shareLinkId !== undefined ? { shareLinkActive: link?.active === 1 } : {}),

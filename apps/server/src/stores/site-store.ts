@@ -78,19 +78,18 @@ export async function findSiteIdByHostname(db: Db, hostname: string): Promise<st
 }
 
 /**
- * The published sites a `/sites/{segment}` address may name: the site with that id, and the one with that
- * basename (unique across the installation), oldest first; the caller picks.
+ * The sites an address can name, in one read (each term an indexed equality): those whose hostname is one of
+ * `hostnames`, and those whose id or basename is `segment` (published or not: the caller picks). Every term is
+ * unique, so at most four rows.
  */
-export async function findPublishedSitesBySegment(db: Db, segment: string): Promise<SiteWithCount[]> {
-  const rows = await sitesWithCount(db).where('sites.published', '=', 1)
-    .where((eb) => eb.or([eb('sites.id', '=', segment), eb('sites.basename', '=', segment)]))
-    .orderBy('sites.created_at').orderBy('sites.id').limit(50).execute();
+export async function findSitesForAddress(db: Db, hostnames: string[], segment: string | undefined): Promise<SiteWithCount[]> {
+  const rows = await sitesWithCount(db)
+    .where((eb) => eb.or([
+      eb('sites.hostname', 'in', hostnames),
+      ...(segment === undefined ? [] : [eb('sites.id', '=', segment), eb('sites.basename', '=', segment)]),
+    ]))
+    .orderBy('sites.created_at').orderBy('sites.id').execute();
   return rows.map(withCount);
-}
-
-export async function findSiteByHostname(db: Db, hostname: string): Promise<SiteWithCount | undefined> {
-  const row = await sitesWithCount(db).where('sites.hostname', '=', hostname).executeTakeFirst();
-  return row ? withCount(row) : undefined;
 }
 
 /** What a visitor token re-checks on every request: one row by primary key, no count. */
