@@ -410,6 +410,8 @@ async function writeRows(
       pageWords = [];
     }
   });
+  // In key order: a large write then fills the index's pages one after the other instead of all over it.
+  postings.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : a.minus_impact - b.minus_impact || a.depth - b.depth || (a.page_id < b.page_id ? -1 : a.page_id > b.page_id ? 1 : a.row_id - b.row_id)));
   await insertSearchPostings(trx, postings);
   await applyTermCounts(trx, spaceId, termCounts);
 

@@ -217,13 +217,26 @@ async function rankBestFirst(db: Db, spaceId: string, { terms, idfs }: Ranking, 
     // section's first posting in a prefix's list is its best), and where it is.
     const met = new Map<number, { impacts: Array<number | undefined>; pageId: string; depth: number }>();
     let bound = 0;
+    // Where the readings stopped, in the order ties are broken: a section not met that scores exactly `bound`
+    // has each word's impact where its list stopped, so it comes after every list's last posting, hence
+    // after the latest of them.
+    let latest: RankedPage | undefined;
+    let exhausted = false;
     lists.forEach((list, i) => {
       for (const posting of list) {
         let entry = met.get(posting.row_id);
         if (!entry) met.set(posting.row_id, (entry = { impacts: new Array<number | undefined>(terms.length).fill(undefined), pageId: posting.page_id, depth: posting.depth }));
         entry.impacts[i] ??= posting.impact;
       }
-      bound += idfs[i]! * (list.length < depth ? POSTING_MIN_IMPACT : list[list.length - 1]!.impact);
+      const last = list[list.length - 1];
+      if (list.length < depth || !last) {
+        exhausted = true;
+        bound += idfs[i]! * POSTING_MIN_IMPACT;
+      } else {
+        bound += idfs[i]! * last.impact;
+        const key = { pageId: last.page_id, depth: last.depth, score: 0 };
+        if (!latest || comparePages(latest, key) < 0) latest = key;
+      }
     });
     const pages = new Map<string, RankedPage>();
     const partial: number[] = [];
@@ -237,7 +250,10 @@ async function rankBestFirst(db: Db, spaceId: string, { terms, idfs }: Ranking, 
       if (impacts) addToPages(pages, row.page_id, row.depth, scoreOf(impacts, idfs));
     }
     const ranked = [...pages.values()].sort(comparePages);
-    if (ranked.length >= want && ranked[want - 1]!.score > bound) return { pages: ranked.slice(0, want), scored: met.size };
+    const last = ranked[want - 1];
+    if (last && (last.score > bound || (last.score === bound && !exhausted && latest && comparePages({ ...last, score: 0 }, latest) < 0))) {
+      return { pages: ranked.slice(0, want), scored: met.size };
+    }
   }
   return undefined;
 }
