@@ -5,9 +5,10 @@ import type { ContentViewer } from '../policies/visibility-policy.js';
 import { visibleSpacesFrom } from './visibility.js';
 
 /*
- * All SQL of search (tables of migration 0040): the rows of each space's sections and its index state, and
- * the ranked query over them. Everything that differs between SQLite (FTS5) and PostgreSQL (tsvector) is
- * here, in one place. Queries are built from parsed terms only (letters, digits and marks), never from the
+ * All SQL of search (tables of migrations 0040 and 0400): the rows of each space's sections and its index
+ * state, the matching (and, for an organization's spaces, ranked) queries over them, and the ranking index a
+ * space's search reads best-first (search_terms, search_postings). Everything that differs between SQLite
+ * (FTS5) and PostgreSQL (tsvector) is here, in one place. Queries are built from parsed terms only (letters, digits and marks), never from the
  * raw text a user typed. What the rows are made from and how answers are shaped is src/search/'s job.
  */
 
@@ -31,9 +32,10 @@ export function dialectOf(db: Db): DialectName {
 }
 
 /**
- * Relative weight of a match in the page title, a section title and the body. SQLite's bm25 multiplies
- * each column's score by these; PostgreSQL's ts_rank uses its own weights for A, B and C (1.0, 0.4, 0.2),
- * which keep the same order.
+ * Relative weight of a match in the page title, a section title and the body, in the ranking of an
+ * organization's spaces (searchRankedSpaces; a space's pages rank by search/search-rank.ts). SQLite's bm25
+ * multiplies each column's score by these; PostgreSQL's ts_rank uses its own weights for A, B and C (1.0,
+ * 0.4, 0.2), which keep the same order.
  */
 export const COLUMN_WEIGHTS = { pageTitle: 10, sectionTitle: 5, body: 1 } as const;
 
