@@ -275,7 +275,8 @@ function firstPages(list: readonly PostingRow[], idf: number, want: number): Ran
 function presentPages(window: readonly RankedPage[], scored: ReadonlyArray<{ row: SectionTextRow; score: number }>, matches: WordMatcher): SearchResultPage[] {
   const byPage = new Map<string, Array<{ row: SectionTextRow; score: number }>>(window.map((page) => [page.pageId, []]));
   for (const entry of scored) byPage.get(entry.row.page_id)?.push(entry);
-  return window.map((page) => {
+  // A page reindexed away between the ranking and the reading of its sections (separate statements) is left out.
+  return window.filter((page) => byPage.get(page.pageId)!.length > 0).map((page) => {
     const rows = byPage.get(page.pageId)!.sort((a, b) => b.score - a.score || a.row.section_position - b.row.section_position);
     return presentPage(rows.map((entry) => entry.row), matches);
   });
