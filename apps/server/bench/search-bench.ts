@@ -50,6 +50,8 @@ export interface SearchBenchQueryResult {
   count: number;
   candidates: number;
   capped: boolean;
+  /** How the answer was ranked: best-first (postings), or every match (up to the cap) scored. */
+  method: 'scored' | 'best-first';
   cappedLatency: LatencySummary;
   uncappedLatency: LatencySummary;
   uncappedCount: number;
@@ -346,15 +348,17 @@ export async function runSearchBench(options: SearchBenchOptions = {}): Promise<
       log(`query: ${name}`);
       const answer = await searchSpace(db, spaceId, query, { limit: 20 });
       const cappedLatency = await time(iterations, () => searchSpace(db, spaceId, query, { limit: 20 }));
-      const uncapped = await searchSpace(db, spaceId, query, { limit: 20, candidateLimit: Number.MAX_SAFE_INTEGER });
+      // The reference: every match scored, however many (no cap, no best-first reading).
+      const uncapped = await searchSpace(db, spaceId, query, { limit: 20, exhaustive: true });
       const uncappedLatency = await time(Math.max(5, Math.ceil(iterations / 10)), () =>
-        searchSpace(db, spaceId, query, { limit: 20, candidateLimit: Number.MAX_SAFE_INTEGER }));
+        searchSpace(db, spaceId, query, { limit: 20, exhaustive: true }));
       results.push({
         name,
         query,
         count: answer.count,
         candidates: answer.stats.candidates,
         capped: answer.stats.capped,
+        method: answer.stats.method,
         cappedLatency: cappedLatency,
         uncappedLatency: uncappedLatency,
         uncappedCount: uncapped.count,
@@ -392,17 +396,17 @@ export function formatSearchBenchReport(report: SearchBenchReport): string {
     ...[...report.editReindexes, ...report.fullWalkReindexes].map((edit) =>
       `${edit.mode.padEnd(8)} ${edit.ms.toFixed(1).padStart(8)} | ${String(edit.objectsRead).padStart(12)} ${String(edit.pagesHashed).padStart(13)} ${String(edit.storedHashesRead).padStart(19)} ${String(edit.blobsRead).padStart(11)} ${String(edit.rowsWritten).padStart(13)}`),
     '',
-    'query                          pages  ranked | capped p50   p99 ms | uncapped p50   p99 ms (pages) | top 10 as uncapped',
+    'query                          pages  scored method     | answer p50   p99 ms | every match p50   p99 ms (pages) | top 10 as every match',
   ];
   for (const q of report.queries) {
     lines.push(
-      `${q.name.padEnd(30)} ${String(q.count).padStart(6)} ${String(q.candidates).padStart(7)} | ${q.cappedLatency.p50Ms.toFixed(2).padStart(10)} ${q.cappedLatency.p99Ms.toFixed(2).padStart(6)}    | ${q.uncappedLatency.p50Ms.toFixed(2).padStart(12)} ${q.uncappedLatency.p99Ms.toFixed(2).padStart(6)}    (${q.uncappedCount}) | ${q.topTenAsUncapped ? 'yes' : 'NO'}`,
+      `${q.name.padEnd(30)} ${String(q.count).padStart(6)} ${String(q.candidates).padStart(6)} ${q.method.padEnd(10)} | ${q.cappedLatency.p50Ms.toFixed(2).padStart(10)} ${q.cappedLatency.p99Ms.toFixed(2).padStart(6)}    | ${q.uncappedLatency.p50Ms.toFixed(2).padStart(15)} ${q.uncappedLatency.p99Ms.toFixed(2).padStart(6)}    (${q.uncappedCount}) | ${q.topTenAsUncapped ? 'yes' : 'NO'}`,
     );
   }
   const common = report.queries.find((q) => q.query === COMMON_WORDS[0]);
   if (common) {
     const met = common.cappedLatency.p99Ms < COMMON_WORD_GOAL_P99_MS && common.topTenAsUncapped;
-    lines.push(`common word in ${Math.round(COMMON_SHARE * 100)}% of pages (goal p99 < ${COMMON_WORD_GOAL_P99_MS} ms with the uncapped top 10): `
+    lines.push(`common word in ${Math.round(COMMON_SHARE * 100)}% of pages (goal p99 < ${COMMON_WORD_GOAL_P99_MS} ms with the top 10 of scoring every match): `
       + `p99 ${common.cappedLatency.p99Ms} ms, top 10 ${common.topTenAsUncapped ? 'the same' : 'NOT the same'}: ${met ? 'met' : 'NOT met'}`);
   }
   return lines.join('\n');

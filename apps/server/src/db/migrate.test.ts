@@ -64,6 +64,36 @@ describeEachDialect('migrations', (dialect) => {
 });
 
 describeEachDialect('migrations', (dialect) => {
+  describe('0400_search_impacts', () => {
+    it('marks every indexed space stale and queues its reindex (which rewrites its rows with their postings)', async () => {
+      const target = createTestDatabaseUrl(dialect);
+      const handle = await openDatabase(parseDatabaseUrl(target.url));
+      try {
+        const migrator = new Migrator({ db: handle.db, provider: folderMigrationProvider, ...(handle.schema ? { migrationTableSchema: handle.schema } : {}) });
+        expect((await migrator.migrateTo('0370_search_row_format')).error).toBeUndefined();
+        const db = handle.db as unknown as Kysely<any>;
+        const now = '2026-01-02T03:04:05.000Z';
+        await db.insertInto('organizations').values({ id: 'org', title: 'Org', created_at: now }).execute();
+        await db.insertInto('spaces').values(['indexed', 'unindexed'].map((id) => ({
+          id, organization_id: 'org', visibility: 'private', revision_id: 'rev', position: id, created_at: now, updated_at: now,
+        }))).execute();
+        await db.insertInto('search_spaces').values({
+          space_id: 'indexed', revision_id: 'rev', row_block: 7, next_row: 1, page_count: 1, section_count: 1, indexed_at: now, row_format: 1,
+        }).execute();
+
+        await migrateToLatest(handle);
+
+        expect(await db.selectFrom('search_spaces').select(['space_id', 'revision_id', 'row_format']).execute())
+          .toEqual([{ space_id: 'indexed', revision_id: '', row_format: 1 }]);
+        const jobs = await db.selectFrom('jobs').select(['kind', 'payload', 'status']).where('kind', '=', 'search.reindex').execute();
+        expect(jobs).toEqual([{ kind: 'search.reindex', payload: JSON.stringify({ spaceId: 'indexed' }), status: 'queued' }]);
+      } finally {
+        await handle.close();
+        await target.drop();
+      }
+    });
+  });
+
   describe('0201_site_basename_unique', () => {
     it('leaves a shared basename to its oldest site, addresses the later ones by id again, then refuses a second one', async () => {
       const target = createTestDatabaseUrl(dialect);

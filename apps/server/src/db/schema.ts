@@ -347,6 +347,27 @@ export interface SearchSectionsTable {
   body: string;
 }
 
+/** Per space and folded word, how many sections and pages hold it (0400): the idf of search's ranking. */
+export interface SearchTermsTable {
+  space_id: string;
+  term: string;
+  sections: number;
+  pages: number;
+}
+
+/** A word whose impact in a section reaches the threshold of search-rank.ts (0400), read best-first. */
+export interface SearchPostingsTable {
+  space_id: string;
+  term: string;
+  /** The impact, negated: the key's ascending order is best first. */
+  minus_impact: number;
+  /** The page's depth and id, as search breaks ties. */
+  depth: number;
+  page_id: string;
+  /** bigint on PostgreSQL (answered as a string there). */
+  row_id: number | string;
+}
+
 /** How a space is synchronized with a Git repository (0060); URLs never hold credentials. */
 export interface GitSyncStatesTable {
   space_id: string;
@@ -954,6 +975,8 @@ export interface Database {
   revision_links: RevisionLinksTable;
   search_spaces: SearchSpacesTable;
   search_sections: SearchSectionsTable;
+  search_terms: SearchTermsTable;
+  search_postings: SearchPostingsTable;
   comments: CommentsTable;
   comment_replies: CommentRepliesTable;
   comment_reactions: CommentReactionsTable;

@@ -5,20 +5,26 @@ import type { Db } from '../db/index.js';
 import { nowIso } from '../ids.js';
 import { nextCounterValue } from '../stores/counter-store.js';
 import {
+  applyTermCounts,
   deleteSearchRowsOfPages,
+  deleteSearchTermsOfSpace,
   deleteSearchRowsOfSpace,
   findIndexedRevision,
   findIndexedState,
   findSearchStateForUpdate,
   findStoredPageHashes,
+  findSectionTextsOfPages,
   findStoredPageHashesOf,
+  insertSearchPostings,
   insertSearchRows,
   insertSearchStateIfMissing,
   refreshSearchStatistics,
   searchableSpaceExists,
   updateSearchState,
+  type SearchPostingInsert,
   type SearchSectionInsert,
 } from '../stores/search-store.js';
+import { sectionPostings, sectionWords } from './search-rank.js';
 
 /*
  * Writing the search rows of a space (tables of migration 0040). A reindex makes the space's rows exactly
@@ -34,8 +40,13 @@ export const ROWS_PER_BLOCK = 2 ** 32;
 const MAX_ROW_BLOCK = Math.floor(Number.MAX_SAFE_INTEGER / ROWS_PER_BLOCK);
 /** A section body is indexed up to this many characters (PostgreSQL refuses a tsvector over 1 MB). */
 export const MAX_SECTION_BODY_LENGTH = 100_000;
-/** Part of every page hash: bumping it rewrites every page on its next reindex (after a change in how rows are made). */
-const ROW_FORMAT = 1;
+/**
+ * Part of every page hash: bumping it rewrites every page on its next reindex (after a change in how rows are
+ * made). 2: rows come with their postings and word counts (migration 0400).
+ */
+const ROW_FORMAT = 2;
+/** Rows of this format have the postings and word counts that best-first ranking reads (search-query.ts). */
+export const RANKED_ROW_FORMAT = ROW_FORMAT;
 /** A reindex that writes this many rows refreshes PostgreSQL's statistics of the table. */
 const ANALYZE_AFTER_ROWS = 10_000;
 
@@ -297,7 +308,11 @@ async function writeSpace(
     nextRow = 0;
     plan = { removed: [...stored.keys()], written: [...prepared], pageCount: prepared.length };
   }
-  const result = await writeRows(trx, spaceId, revisionId, { block, nextRow, sectionCount: state.section_count }, plan, drafts);
+  // Rows of an older format have no word counts kept: every page is rewritten then (its hash changed), and the
+  // counts start over from the new rows.
+  const countsKept = state.row_format === ROW_FORMAT;
+  if (!countsKept) await deleteSearchTermsOfSpace(trx, spaceId);
+  const result = await writeRows(trx, spaceId, revisionId, { block, nextRow, sectionCount: state.section_count, countsKept }, plan, drafts);
   return {
     ...result,
     removedPages: plan.removed.filter((pageId) => !wanted.has(pageId)).length,
@@ -333,7 +348,7 @@ async function writeChanges(
   const removedPages = removed.filter((pageId) => !wanted.has(pageId)).length;
   const addedPages = written.filter((page) => !stored.has(page.input.id)).length;
   const pageCount = state.page_count + addedPages - removedPages;
-  const result = await writeRows(trx, spaceId, revisionId, { block: state.row_block, nextRow, sectionCount: state.section_count }, { removed, written, pageCount }, drafts);
+  const result = await writeRows(trx, spaceId, revisionId, { block: state.row_block, nextRow, sectionCount: state.section_count, countsKept: true }, { removed, written, pageCount }, drafts);
   return { ...result, removedPages, comparedPages: prepared.length, storedHashesRead: stored.size };
 }
 
@@ -348,11 +363,17 @@ async function writeRows(
   trx: Db,
   spaceId: string,
   revisionId: string,
-  at: { block: number; nextRow: number; sectionCount: number },
+  at: { block: number; nextRow: number; sectionCount: number; countsKept: boolean },
   plan: { removed: readonly string[]; written: readonly PreparedPage[]; pageCount: number },
   drafts: Map<string, SectionDraft[]>,
 ): Promise<ReindexResult> {
   requireDrafts(plan.written, drafts);
+  // The word counts lose the words of the rows that go (read before they go) and gain those of the new rows.
+  const termCounts = new Map<string, { sections: number; pages: number }>();
+  const removedRows = plan.removed.length > 0 && at.countsKept ? await findSectionTextsOfPages(trx, spaceId, plan.removed) : [];
+  const removedByPage = new Map<string, Array<{ page_title: string; section_title: string; body: string }>>();
+  for (const row of removedRows) removedByPage.set(row.page_id, [...(removedByPage.get(row.page_id) ?? []), row]);
+  for (const sections of removedByPage.values()) countPageWords(termCounts, sections.map((row) => sectionWords(row.page_title, row.section_title, row.body).counts), -1);
   let sectionCount = at.sectionCount - await deleteSearchRowsOfPages(trx, spaceId, plan.removed);
 
   // Row ids follow each other in the order of the pages, so the space's index order is its tree order.
@@ -375,6 +396,25 @@ async function writeRows(
   await insertSearchRows(trx, rows);
   sectionCount += rows.length;
 
+  // Each row's postings (a bounded number: search-rank.ts), and the words of each written page.
+  const postings: SearchPostingInsert[] = [];
+  let pageWords: Array<Map<string, unknown>> = [];
+  rows.forEach((row, index) => {
+    const words = sectionWords(row.page_title, row.section_title, row.body);
+    for (const { term, impact } of sectionPostings(words)) {
+      postings.push({ space_id: spaceId, term, minus_impact: -impact, depth: row.depth, page_id: row.page_id, row_id: Number(row.id) });
+    }
+    pageWords.push(words.counts);
+    if (index === rows.length - 1 || rows[index + 1]!.page_id !== row.page_id) {
+      countPageWords(termCounts, pageWords, 1);
+      pageWords = [];
+    }
+  });
+  // In key order: a large write then fills the index's pages one after the other instead of all over it.
+  postings.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : a.minus_impact - b.minus_impact || a.depth - b.depth || (a.page_id < b.page_id ? -1 : a.page_id > b.page_id ? 1 : a.row_id - b.row_id)));
+  await insertSearchPostings(trx, postings);
+  await applyTermCounts(trx, spaceId, termCounts);
+
   await updateSearchState(trx, spaceId, {
     revision_id: revisionId,
     row_block: at.block,
@@ -394,6 +434,20 @@ async function writeRows(
     comparedPages: 0,
     storedHashesRead: 0,
   };
+}
+
+/** Adds `sign` to the count of every word of a page's sections: once per section holding it, once for the page. */
+function countPageWords(into: Map<string, { sections: number; pages: number }>, sections: ReadonlyArray<Map<string, unknown>>, sign: 1 | -1): void {
+  const page = new Set<string>();
+  for (const words of sections) {
+    for (const term of words.keys()) {
+      let entry = into.get(term);
+      if (!entry) into.set(term, (entry = { sections: 0, pages: 0 }));
+      entry.sections += sign;
+      page.add(term);
+    }
+  }
+  for (const term of page) into.get(term)!.pages += sign;
 }
 
 /**

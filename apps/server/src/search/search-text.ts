@@ -30,12 +30,15 @@ export interface SearchTerms {
  */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const ASCII = /^[\x00-\x7f]*$/;
 
 /**
  * Case and accents do not matter (SQLite: `remove_diacritics 2`; PostgreSQL: `quire_search_fold`): accents
  * are dropped from Latin letters only, as both indexes do, so `é` finds `e` but Cyrillic `й` stays `й`.
  */
 export function foldWord(word: string): string {
+  // ASCII (most words) has nothing to normalize: the normalizations cost ten times the lower-casing.
+  if (ASCII.test(word)) return word.toLowerCase();
   return word.normalize('NFD').replace(/([A-Za-z])[\u0300-\u036f]+/g, '$1').normalize('NFC').toLowerCase();
 }
 

@@ -9,7 +9,7 @@ import { deleteSpaceRow } from '../stores/space-store.js';
 import { MemoryObjectStore, TreeWriter, readMarkdown } from '../content/objects.js';
 import { WorkingTree, materialize } from '../content/tree.js';
 import { ROWS_PER_BLOCK, dropSpace, indexedRevision, reindexSpace, searchPagesOf, type SearchPageInput } from './search-index.js';
-import { SEARCH_CANDIDATE_LIMIT, searchSpace, type SearchAnswer } from './search-query.js';
+import { FULL_SCORING_LIMIT, searchSpace, type SearchAnswer } from './search-query.js';
 import { SNIPPET_MAX_LENGTH } from './search-text.js';
 
 /** Filler text of distinct words, so that bodies have realistic lengths without matching anything. */
@@ -255,7 +255,7 @@ describeEachDialect('search', (dialect) => {
     const pages = Array.from({ length: 30 }, (_, i) => page(`c${String(i).padStart(2, '0')}`, `Page ${i}`, `ubiquitous ${i >= 20 ? 'ubiquitous ubiquitous' : ''}`));
     const spaceId = await indexedSpace(pages);
     const capped = await searchSpace(db, spaceId, 'ubiquitous', { limit: 100, candidateLimit: 10 });
-    expect(capped.stats).toEqual({ candidates: 10, capped: true });
+    expect(capped.stats).toEqual({ candidates: 10, capped: true, method: 'scored' });
     expect(capped.count).toBe(10);
     if (dialect === 'sqlite') {
       // FTS5 yields matches in rowid order, the order the pages were given in: the better matches beyond the
@@ -263,22 +263,74 @@ describeEachDialect('search', (dialect) => {
       expect(ids(capped).sort()).toEqual(pages.slice(0, 10).map((p) => p.id));
     }
     const all = await searchSpace(db, spaceId, 'ubiquitous', { limit: 100 });
-    expect(all.stats).toEqual({ candidates: 30, capped: false });
+    expect(all.stats).toEqual({ candidates: 30, capped: false, method: 'scored' });
     expect(ids(all).slice(0, 10).sort()).toEqual(pages.slice(20).map((p) => p.id));
   });
 
-  it('caps the candidates at SEARCH_CANDIDATE_LIMIT by default', async () => {
-    const total = SEARCH_CANDIDATE_LIMIT + 200;
+  it('answers words of more than FULL_SCORING_LIMIT sections best-first, with the pages and order of scoring every match', async () => {
+    const total = FULL_SCORING_LIMIT + 300;
     const pages = Array.from({ length: total }, (_, i) => ({
-      id: `g${i}`, title: `Guide ${i}`, path: `g${i}`, ancestors: [], sections: [{ id: '', title: '', body: `everywhere word${i}` }],
+      id: `g${String(i).padStart(5, '0')}`,
+      title: i % 97 === 0 ? `Everywhere guide ${i}` : `Guide ${i}`,
+      path: `g${i}`,
+      ancestors: i % 3 === 0 ? [] : ['Guides'],
+      sections: [
+        { id: '', title: '', body: `everywhere common ${filler(i % 40, i)} ${i % 7 === 0 ? 'everywhere' : ''}` },
+        { id: `more-${i}`, title: i % 13 === 0 ? 'Common things' : 'More', body: `common ${filler(i % 30, i + 1)} word${i}` },
+      ],
     }));
     const spaceId = await indexedSpace(pages);
-    const answer = await searchSpace(db, spaceId, 'everywhere', { limit: 10 });
-    expect(answer.stats).toEqual({ candidates: SEARCH_CANDIDATE_LIMIT, capped: true });
-    expect(answer.count).toBe(SEARCH_CANDIDATE_LIMIT);
-    expect(answer.items).toHaveLength(10);
-    const rare = await searchSpace(db, spaceId, `word${total - 1}`);
-    expect(rare.stats).toEqual({ candidates: 1, capped: false });
+    for (const query of ['everywhere', 'everywhere common', 'common every', 'guide everywhere']) {
+      const reference = await searchSpace(db, spaceId, query, { limit: 20, exhaustive: true });
+      expect(reference.stats, query).toMatchObject({ method: 'scored', capped: false });
+      const answer = await searchSpace(db, spaceId, query, { limit: 20 });
+      expect(answer.stats, query).toMatchObject({ method: 'best-first', capped: false });
+      // Far fewer sections scored than match.
+      expect(answer.stats.candidates, query).toBeLessThan(reference.stats.candidates / 2);
+      expect(answer.items, query).toEqual(reference.items);
+      const second = await searchSpace(db, spaceId, query, { limit: 20, cursor: answer.next!.page });
+      expect(second.items, query).toEqual((await searchSpace(db, spaceId, query, { limit: 20, cursor: reference.next!.page, exhaustive: true })).items);
+    }
+    // A one-word count is exact; several words' counts are those of the rarest word (an upper bound, exact here).
+    expect((await searchSpace(db, spaceId, 'everywhere')).count).toBe(total);
+    expect((await searchSpace(db, spaceId, 'everywhere common')).count).toBe(total);
+    // A page of results far down the list is not proven best-first: its matches are scored, up to the cap.
+    const cursor = (await searchSpace(db, spaceId, 'everywhere', { limit: 1000 })).next!.page;
+    const far = await searchSpace(db, spaceId, 'everywhere', { limit: 10, cursor });
+    expect(far.stats).toMatchObject({ method: 'scored', capped: false });
+    expect(far.items).toEqual((await searchSpace(db, spaceId, 'everywhere', { limit: 10, cursor, exhaustive: true })).items);
+  });
+
+  it('keeps the ranking index of a space as a fresh index of its pages would be, edit after edit', async () => {
+    const version = (round: number): SearchPageInput[] => Array.from({ length: 12 }, (_, i) => i)
+      .filter((i) => (i + round) % 5 !== 0)
+      .map((i) => page(`p${i}`, `Page ${i} ${round % 2 === 0 ? 'even' : 'odd'}`, `Intro ${filler(5 + ((i * round) % 9), i)}\n\n## Part ${i + round}\n\n${filler(3 + i, round)} shared shared`));
+    const spaceId = await indexedSpace(version(0));
+    const rankingOf = async (space: string) => {
+      const terms = await db.selectFrom('search_terms').select(['term', 'sections', 'pages']).where('space_id', '=', space).orderBy('term').execute();
+      const postings = await db.selectFrom('search_postings as p').innerJoin('search_sections as s', 's.id', 'p.row_id')
+        .select(['p.term', 'p.minus_impact', 'p.depth', 'p.page_id', 's.page_id as section_page', 's.section_position']).where('p.space_id', '=', space)
+        .orderBy('s.page_id').orderBy('s.section_position').orderBy('p.term').execute();
+      return { terms, postings: postings.map((row) => ({ ...row, minus_impact: Number(row.minus_impact) })) };
+    };
+    for (let round = 1; round <= 4; round++) {
+      await reindexSpace(db, spaceId, `r${round + 1}`, version(round));
+      const fresh = await indexedSpace(version(round));
+      const [kept, rebuilt] = [await rankingOf(spaceId), await rankingOf(fresh)];
+      expect(kept.terms.length).toBeGreaterThan(10);
+      expect(kept.postings.length).toBeGreaterThan(10);
+      expect(kept).toEqual(rebuilt);
+    }
+    // Rows made before the ranking index (row format 1: other hashes, no counts, no postings) are all
+    // rewritten by the next reindex, and counted afresh.
+    await db.deleteFrom('search_postings').where('space_id', '=', spaceId).execute();
+    await db.deleteFrom('search_terms').where('space_id', '=', spaceId).execute();
+    await db.updateTable('search_sections').set({ page_hash: 'format 1' }).where('space_id', '=', spaceId).execute();
+    await db.updateTable('search_spaces').set({ row_format: 1 }).where('space_id', '=', spaceId).execute();
+    await reindexSpace(db, spaceId, 'r9', version(4));
+    expect(await rankingOf(spaceId)).toEqual(await rankingOf(await indexedSpace(version(4))));
+    await dropSpace(db, spaceId);
+    expect(await rankingOf(spaceId)).toEqual({ terms: [], postings: [] });
   });
 
   it('drops a space: explicitly, or when the space row goes', async () => {

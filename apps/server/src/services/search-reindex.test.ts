@@ -55,6 +55,15 @@ describeEachDialect('search reindex by tree comparison', (dialect) => {
       .sort((a, b) => `${String(a.page_id)}\u0000${String(a.section_position).padStart(6, '0')}`.localeCompare(`${String(b.page_id)}\u0000${String(b.section_position).padStart(6, '0')}`));
   }
 
+  /** The space's ranking index (word counts, postings by page and section), without row ids. */
+  async function rankingOf(spaceId: string): Promise<unknown> {
+    const terms = await db.selectFrom('search_terms').select(['term', 'sections', 'pages']).where('space_id', '=', spaceId).orderBy('term').execute();
+    const postings = await db.selectFrom('search_postings as p').innerJoin('search_sections as s', 's.id', 'p.row_id')
+      .select(['p.term', 'p.minus_impact', 'p.depth', 'p.page_id', 's.section_position']).where('p.space_id', '=', spaceId)
+      .orderBy('p.page_id').orderBy('s.section_position').orderBy('p.term').execute();
+    return { terms, postings: postings.map((row) => ({ ...row, minus_impact: Number(row.minus_impact) })) };
+  }
+
   async function counts(spaceId: string) {
     return db.selectFrom('search_spaces').select(['page_count', 'section_count', 'row_format']).where('space_id', '=', spaceId).executeTakeFirstOrThrow();
   }
@@ -138,6 +147,7 @@ describeEachDialect('search reindex by tree comparison', (dialect) => {
       const read = (hash: string) => readMarkdown(writer, hash);
       const scratch = await reindexSpace(db, rebuilt, `step-${step}`, searchPagesOf(materialize(tree), read));
       expect(await contentOf(changes)).toEqual(await contentOf(rebuilt));
+      expect(await rankingOf(changes)).toEqual(await rankingOf(rebuilt));
       expect(await counts(changes)).toMatchObject({ page_count: scratch.pages, section_count: scratch.sections });
       const word = pick(WORDS);
       expect((await searchSpace(db, changes, word, { limit: 100 })).items).toEqual((await searchSpace(db, rebuilt, word, { limit: 100 })).items);

@@ -5,9 +5,10 @@ import type { ContentViewer } from '../policies/visibility-policy.js';
 import { visibleSpacesFrom } from './visibility.js';
 
 /*
- * All SQL of search (tables of migration 0040): the rows of each space's sections and its index state, and
- * the ranked query over them. Everything that differs between SQLite (FTS5) and PostgreSQL (tsvector) is
- * here, in one place. Queries are built from parsed terms only (letters, digits and marks), never from the
+ * All SQL of search (tables of migrations 0040 and 0400): the rows of each space's sections and its index
+ * state, the matching (and, for an organization's spaces, ranked) queries over them, and the ranking index a
+ * space's search reads best-first (search_terms, search_postings). Everything that differs between SQLite
+ * (FTS5) and PostgreSQL (tsvector) is here, in one place. Queries are built from parsed terms only (letters, digits and marks), never from the
  * raw text a user typed. What the rows are made from and how answers are shaped is src/search/'s job.
  */
 
@@ -31,9 +32,10 @@ export function dialectOf(db: Db): DialectName {
 }
 
 /**
- * Relative weight of a match in the page title, a section title and the body. SQLite's bm25 multiplies
- * each column's score by these; PostgreSQL's ts_rank uses its own weights for A, B and C (1.0, 0.4, 0.2),
- * which keep the same order.
+ * Relative weight of a match in the page title, a section title and the body, in the ranking of an
+ * organization's spaces (searchRankedSpaces; a space's pages rank by search/search-rank.ts). SQLite's bm25
+ * multiplies each column's score by these; PostgreSQL's ts_rank uses its own weights for A, B and C (1.0,
+ * 0.4, 0.2), which keep the same order.
  */
 export const COLUMN_WEIGHTS = { pageTitle: 10, sectionTitle: 5, body: 1 } as const;
 
@@ -68,88 +70,6 @@ export interface CandidateScope {
   firstRow: number;
   endRow: number;
   candidateLimit: number;
-}
-
-/**
- * The ranked candidates, as a CTE body yielding (id, page_id, section_position, depth, score), lower score
- * first. The cap comes before ranking: the inner query takes at most `candidateLimit` matching rows in index
- * order (FTS5: rowid order, which stops the scan early; PostgreSQL: the order of the bitmap heap scan), and
- * only those are scored. Without it, a query whose words are in most pages would score every row.
- */
-function rankedCandidates(dialect: DialectName, terms: SearchTermsInput, scope: CandidateScope): RawBuilder<unknown> {
-  if (dialect === 'sqlite') {
-    const { pageTitle, sectionTitle, body } = COLUMN_WEIGHTS;
-    return sql`
-      select s.id, s.page_id, s.section_position, s.depth, f.score
-      from (
-        select rowid as row_id, bm25(search_fts, ${sql.lit(pageTitle)}, ${sql.lit(sectionTitle)}, ${sql.lit(body)}) as score
-        from search_fts
-        where search_fts match ${ftsMatchExpression(terms)} and rowid >= ${scope.firstRow} and rowid < ${scope.endRow}
-        limit ${scope.candidateLimit}
-      ) f
-      -- CROSS JOIN keeps this join order in SQLite: rows are looked up by id from the few candidates, not
-      -- the candidates probed from every row of the space (which the space_id index would tempt it to do).
-      cross join search_sections s
-      where s.id = f.row_id and s.space_id = ${scope.spaceId}`;
-  }
-  // ts_rank normalization 1 divides by 1 + log(length), so a long body does not win by length alone.
-  return sql`
-    select c.id, c.page_id, c.section_position, c.depth, (-ts_rank(c.search_vector, c.query, 1))::float8 as score
-    from (
-      select s.id, s.page_id, s.section_position, s.depth, s.search_vector, q.query
-      from search_sections s cross join (select ${tsQueryExpression(terms)} as query) q
-      where s.space_id = ${scope.spaceId} and s.search_vector @@ q.query
-      limit ${scope.candidateLimit}
-    ) c`;
-}
-
-/**
- * One row per matching section of the pages at ranks (offset, offset + limit], in rank order then best
- * section first; every row (and a single row with null page fields when no page is in range) carries the
- * count of matching pages and of ranked candidates.
- */
-export interface SearchResultRow {
-  total: number | string;
-  candidate_count: number | string;
-  position: number | string | null;
-  page_id: string | null;
-  section_id: string | null;
-  page_title: string | null;
-  page_path: string | null;
-  ancestors: string | null;
-  section_title: string | null;
-  body: string | null;
-}
-
-/**
- * The ranked candidates grouped per page: a page ranks by its best section, ties broken by depth (pages
- * nearer the top first) and id; one window of `limit` pages from `offset`.
- */
-export async function searchRankedPages(
-  db: Db,
-  terms: SearchTermsInput,
-  scope: CandidateScope,
-  window: { offset: number; limit: number },
-): Promise<SearchResultRow[]> {
-  const candidates = rankedCandidates(dialectOf(db), terms, scope);
-  const result = await sql<SearchResultRow>`
-    with candidates as materialized (${candidates}),
-    pages as (
-      select page_id, min(score) as score, min(depth) as depth from candidates group by page_id
-    ),
-    ranked as (
-      select page_id, row_number() over (order by score, depth, page_id) as position from pages
-    ),
-    totals as (
-      select (select count(*) from pages) as total, (select count(*) from candidates) as candidate_count
-    )
-    select t.total, t.candidate_count, r.position, r.page_id, s.section_id, s.page_title, s.page_path, s.ancestors, s.section_title, s.body
-    from totals t
-    left join ranked r on r.position > ${window.offset} and r.position <= ${window.offset + window.limit}
-    left join candidates c on c.page_id = r.page_id
-    left join search_sections s on s.id = c.id
-    order by r.position, c.score, c.section_position`.execute(db);
-  return result.rows;
 }
 
 export interface OrganizationCandidateScope {
@@ -317,6 +237,7 @@ export async function insertSearchRows(trx: Db, rows: readonly SearchSectionInse
 export async function deleteSearchRowsOfSpace(db: Db, spaceId: string): Promise<void> {
   const drop = async (trx: Db): Promise<void> => {
     await trx.deleteFrom('search_sections').where('space_id', '=', spaceId).execute();
+    await trx.deleteFrom('search_terms').where('space_id', '=', spaceId).execute();
     await trx.deleteFrom('search_spaces').where('space_id', '=', spaceId).execute();
   };
   await (db.isTransaction ? drop(db) : db.transaction().execute(drop));
@@ -336,4 +257,173 @@ export async function searchTableBytes(db: Db): Promise<number | undefined> {
   if (dialectOf(db) !== 'postgres') return undefined;
   const row = await sql<{ bytes: string }>`select pg_total_relation_size('search_sections') as bytes`.execute(db);
   return Number(row.rows[0]?.bytes);
+}
+
+/*
+ * The ranking index of migration 0400 (src/search/search-rank.ts): per word, how many sections and pages of
+ * the space hold it, and the sections where its impact reaches the threshold, read best-first.
+ */
+
+/** A query word, folded; a prefix covers every word from `term` up to `end` (exclusive). */
+export interface RankedTermInput {
+  term: string;
+  prefix: boolean;
+  end: string;
+}
+
+export interface TermCountRow {
+  sections: number;
+  pages: number;
+}
+
+export interface SectionTextRow {
+  id: number;
+  page_id: string;
+  depth: number;
+  section_position: number;
+  section_id: string;
+  page_title: string;
+  page_path: string;
+  ancestors: string;
+  section_title: string;
+  body: string;
+}
+
+/** Rows of one statement's `in (...)` list: far below the bound-parameter limits of both databases. */
+const ID_BATCH = 500;
+
+/** The sections and pages holding each word (summed over the words a prefix starts: an upper bound). */
+export async function findTermCounts(db: Db, spaceId: string, terms: readonly RankedTermInput[]): Promise<TermCountRow[]> {
+  return Promise.all(terms.map(async ({ term, prefix, end }) => {
+    const query = db.selectFrom('search_terms')
+      .select(({ fn }) => [fn.sum<number | string | null>('sections').as('sections'), fn.sum<number | string | null>('pages').as('pages')])
+      .where('space_id', '=', spaceId);
+    const row = await (prefix ? query.where('term', '>=', term).where('term', '<', end) : query.where('term', '=', term)).executeTakeFirst();
+    return { sections: Number(row?.sections ?? 0), pages: Number(row?.pages ?? 0) };
+  }));
+}
+
+export interface PostingRow {
+  row_id: number;
+  impact: number;
+  depth: number;
+  page_id: string;
+}
+
+/**
+ * The best `limit` postings of a word (of the words a prefix starts, together): highest impact first, then
+ * as search breaks ties (page depth, page id). A word's are one forward scan of the key; a prefix's range is
+ * read and sorted.
+ */
+export async function findTopPostings(db: Db, spaceId: string, { term, prefix, end }: RankedTermInput, limit: number): Promise<PostingRow[]> {
+  const query = db.selectFrom('search_postings').select(['row_id', 'minus_impact', 'depth', 'page_id']).where('space_id', '=', spaceId);
+  const rows = await (prefix ? query.where('term', '>=', term).where('term', '<', end) : query.where('term', '=', term))
+    .orderBy('minus_impact')
+    .orderBy('depth')
+    .orderBy('page_id')
+    .orderBy('row_id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ row_id: Number(row.row_id), impact: -Number(row.minus_impact), depth: row.depth, page_id: row.page_id }));
+}
+
+const TEXT_COLUMNS = ['id', 'page_id', 'depth', 'section_position', 'section_id', 'page_title', 'page_path', 'ancestors', 'section_title', 'body'] as const;
+
+/** The text of these sections of the space (what their impacts are computed from). */
+export async function findSectionTexts(db: Db, spaceId: string, ids: readonly number[]): Promise<SectionTextRow[]> {
+  const out: SectionTextRow[] = [];
+  for (let start = 0; start < ids.length; start += ID_BATCH) {
+    const rows = await db.selectFrom('search_sections').select([...TEXT_COLUMNS, 'space_id'])
+      .where('id', 'in', ids.slice(start, start + ID_BATCH)).execute();
+    for (const { space_id: space, ...row } of rows) if (space === spaceId) out.push({ ...row, id: Number(row.id) });
+  }
+  return out;
+}
+
+/** Every section of these pages of the space, with its text, in page then section order. */
+export async function findSectionTextsOfPages(db: Db, spaceId: string, pageIds: readonly string[]): Promise<SectionTextRow[]> {
+  const out: SectionTextRow[] = [];
+  for (let start = 0; start < pageIds.length; start += ID_BATCH) {
+    const rows = await db.selectFrom('search_sections').select(TEXT_COLUMNS)
+      .where('space_id', '=', spaceId).where('page_id', 'in', pageIds.slice(start, start + ID_BATCH))
+      .orderBy('page_id').orderBy('section_position').execute();
+    for (const row of rows) out.push({ ...row, id: Number(row.id) });
+  }
+  return out;
+}
+
+/**
+ * The sections of the space (row ids [first, end)) that match every word, with their text, at most `limit`
+ * of them in index order (FTS5: rowid order; PostgreSQL: the bitmap heap scan's).
+ */
+export async function findMatchingSectionTexts(db: Db, terms: SearchTermsInput, scope: CandidateScope): Promise<SectionTextRow[]> {
+  const rows = dialectOf(db) === 'sqlite'
+    ? await sql<SectionTextRow>`
+      select s.id, s.page_id, s.depth, s.section_position, s.section_id, s.page_title, s.page_path, s.ancestors, s.section_title, s.body
+      from (
+        select rowid as row_id from search_fts
+        where search_fts match ${ftsMatchExpression(terms)} and rowid >= ${scope.firstRow} and rowid < ${scope.endRow}
+        limit ${scope.candidateLimit}
+      ) f
+      cross join search_sections s
+      where s.id = f.row_id and s.space_id = ${scope.spaceId}`.execute(db)
+    : await sql<SectionTextRow>`
+      select s.id, s.page_id, s.depth, s.section_position, s.section_id, s.page_title, s.page_path, s.ancestors, s.section_title, s.body
+      from search_sections s
+      where s.space_id = ${scope.spaceId} and s.search_vector @@ (${tsQueryExpression(terms)})
+      limit ${scope.candidateLimit}`.execute(db);
+  return rows.rows.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+export interface SearchPostingInsert {
+  space_id: string;
+  term: string;
+  minus_impact: number;
+  depth: number;
+  page_id: string;
+  row_id: number;
+}
+
+/** Rows per INSERT of postings (6 parameters each). */
+const POSTING_BATCH = 800;
+
+export async function insertSearchPostings(trx: Db, rows: readonly SearchPostingInsert[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += POSTING_BATCH) {
+    await trx.insertInto('search_postings').values(rows.slice(start, start + POSTING_BATCH)).execute();
+  }
+}
+
+/** Rows per upsert of word counts (4 parameters each). */
+const TERM_BATCH = 1_000;
+
+/**
+ * Adds these changes to the space's word counts (new words start from 0), then drops the words no section
+ * holds any more.
+ */
+export async function applyTermCounts(trx: Db, spaceId: string, changes: ReadonlyMap<string, { sections: number; pages: number }>): Promise<void> {
+  const rows = [...changes].filter(([, change]) => change.sections !== 0 || change.pages !== 0)
+    .map(([term, change]) => ({ space_id: spaceId, term, sections: change.sections, pages: change.pages }));
+  for (let start = 0; start < rows.length; start += TERM_BATCH) {
+    const batch = rows.slice(start, start + TERM_BATCH);
+    await trx.insertInto('search_terms').values(batch)
+      .onConflict((conflict) => conflict.columns(['space_id', 'term']).doUpdateSet({
+        sections: sql`search_terms.sections + excluded.sections`,
+        pages: sql`search_terms.pages + excluded.pages`,
+      }))
+      .execute();
+    const dropped = batch.filter((row) => row.sections < 0).map((row) => row.term);
+    if (dropped.length > 0) {
+      await trx.deleteFrom('search_terms').where('space_id', '=', spaceId).where('term', 'in', dropped).where('sections', '<=', 0).execute();
+    }
+  }
+}
+
+/** Forgets the space's word counts (before they are counted again from rows of a new format). */
+export async function deleteSearchTermsOfSpace(trx: Db, spaceId: string): Promise<void> {
+  await trx.deleteFrom('search_terms').where('space_id', '=', spaceId).execute();
+}
+
+/** What a search needs of the space's state: its block, its sizes and the format of its rows; undefined when never indexed. */
+export async function findSearchRankState(db: Db, spaceId: string): Promise<Pick<SearchStateRow, 'row_block' | 'page_count' | 'section_count' | 'row_format'> | undefined> {
+  return db.selectFrom('search_spaces').select(['row_block', 'page_count', 'section_count', 'row_format']).where('space_id', '=', spaceId).executeTakeFirst();
 }
