@@ -116,7 +116,7 @@ export async function importRepository(input: ImportRepositoryInput, options: Gi
       throw new GitError('invalid-path', `The directory "${projectDir}" does not exist in the branch "${branch}"`);
     }
     const content = await readRepositoryContent(snapshot, projectDir);
-    return { commit: { oid, message }, pages: content.pages, files: content.files, reusables: content.reusables };
+    return { commit: { oid, message }, pages: content.pages, files: content.files, reusables: content.reusables, treeDepths: content.treeDepths };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
