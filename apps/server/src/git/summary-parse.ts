@@ -1,4 +1,4 @@
-import type { Root } from 'mdast';
+import type { List, ListItem, Paragraph, Root, RootContent } from 'mdast';
 import { parseCommonMark } from '../content/markdown-libraries.js';
 
 /*
@@ -45,13 +45,67 @@ function cutPoints(summary: string): number[] {
   return cuts;
 }
 
+/*
+ * Most summaries are nested bullet lists of links and nothing else. A piece made only of such lines (and blank
+ * lines) is read without parsing its lists: which item a line belongs to follows from its indentation alone (a
+ * line continues each open item whose content column it reaches, and a bullet with content starts an item
+ * there, in the list of the same bullet character, or a new list), and the items' texts are parsed together,
+ * as paragraphs of one document, in time linear in their length. Anything else in the piece (tabs, carriage
+ * returns, an indentation that would make a code block or a lazy line, an empty item, a text that could start
+ * a block of its own) sends the piece to the parser.
+ */
+const SIMPLE_ITEM = /^( *)([*+-])( {1,4})((?:[[!]|\p{L}).*)$/u;
+
+interface OpenItem {
+  contentColumn: number;
+  item: ListItem;
+}
+
+export function quickPiece(piece: string): RootContent[] | undefined {
+  if (/[\t\r]/.test(piece)) return undefined;
+  const root: Root = { type: 'root', children: [] };
+  const open: OpenItem[] = [];
+  const items: ListItem[] = [];
+  const texts: string[] = [];
+  for (const line of piece.split('\n')) {
+    if (/^ *$/.test(line)) continue;
+    const match = SIMPLE_ITEM.exec(line);
+    if (!match) return undefined;
+    const [, indent = '', bullet = '', spaces = '', text = ''] = match;
+    while (open.length > 0 && indent.length < open[open.length - 1]!.contentColumn) open.pop();
+    const parent = open[open.length - 1];
+    if (indent.length - (parent?.contentColumn ?? 0) >= 4) return undefined;
+    const siblings = parent ? parent.item.children : root.children;
+    const last = siblings[siblings.length - 1];
+    let list: List;
+    if (last?.type === 'list' && (last as List & { bullet?: string }).bullet === bullet) list = last;
+    else {
+      list = { type: 'list', ordered: false, start: null, spread: false, children: [] };
+      Object.defineProperty(list, 'bullet', { value: bullet, enumerable: false });
+      siblings.push(list);
+    }
+    const item: ListItem = { type: 'listItem', spread: false, checked: null, children: [] };
+    list.children.push(item);
+    items.push(item);
+    texts.push(text);
+    open.push({ contentColumn: indent.length + 1 + spaces.length, item });
+  }
+  const paragraphs = parseCommonMark(texts.join('\n\n')).children;
+  if (paragraphs.length !== items.length || paragraphs.some((node) => node.type !== 'paragraph')) return undefined;
+  items.forEach((item, index) => item.children.unshift(paragraphs[index] as Paragraph));
+  return root.children;
+}
+
 /** The blocks of SUMMARY.md, as `parseCommonMark` reads them (lists cut in two aside), in linear time. */
 export function parseSummary(summary: string): Root {
   if (CARRIES_OVER.test(summary)) return parseCommonMark(summary);
   const root: Root = { type: 'root', children: [] };
   let start = 0;
   for (const cut of [...cutPoints(summary), summary.length]) {
-    if (cut > start) root.children.push(...parseCommonMark(summary.slice(start, cut)).children);
+    if (cut > start) {
+      const piece = summary.slice(start, cut);
+      root.children.push(...(quickPiece(piece) ?? parseCommonMark(piece).children));
+    }
     start = cut;
   }
   return root;
