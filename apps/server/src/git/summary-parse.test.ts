@@ -82,14 +82,14 @@ describe('parseSummary', () => {
   it('reads lists of items without parsing them as the whole parse does, and hands anything else to the parser', () => {
     const random = seededRandom(27);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-    const texts = ['[Page](p.md)', '[A](a.md) and [B](b.md)', 'Group *one*', 'Ünïcode', '![i](i.png)', '[*x*](<a b.md>)', 'x <b>y</b>', '1. n', '# h', '> q', '- x', '`c`', '---', '<div>'];
+    const texts = ['[Page](p.md)', '[Page 1.2.3](dir/p.md#x)', '[A](a.md) and [B](b.md)', 'Group *one*', 'Ünïcode', '![i](i.png)', '[*x*](<a b.md>)', '[ sp ](x.md)', '[a&amp;b](x.md)', '[a\\]b](x.md)', '[](e.md)', '[x](a&amp;.md)', '[u~v](w.md)  ', 'x <b>y</b>', '1. n', '# h', '> q', '- x', '`c`', '---', '<div>'];
     let quick = 0;
     for (let round = 0; round < 400; round++) {
       const lines = [`* ${pick(texts.slice(0, 6))}`];
       let indent = 0;
       for (let i = 0; i < 12; i++) {
         indent = Math.max(0, indent + (random() < 0.02 ? 6 : pick([-6, -4, -2, -1, 0, 0, 0, 1, 2, 2, 3])));
-        const text = random() < 0.03 ? pick(texts.slice(7)) : pick(texts.slice(0, 7));
+        const text = random() < 0.03 ? pick(texts.slice(14)) : pick(texts.slice(0, 14));
         if (random() < 0.05) lines.push(pick(['', '  ', '\t* [T](t.md)']));
         else lines.push(`${' '.repeat(indent)}${pick(['*', '*', '-', '+'])}${' '.repeat(random() < 0.02 ? 5 : pick([1, 1, 1, 2, 3, 4]))}${text}`);
       }

@@ -90,10 +90,28 @@ export function quickPiece(piece: string): RootContent[] | undefined {
     texts.push(text);
     open.push({ contentColumn: indent.length + 1 + spaces.length, item });
   }
-  const paragraphs = parseCommonMark(texts.join('\n\n')).children;
-  if (paragraphs.length !== items.length || paragraphs.some((node) => node.type !== 'paragraph')) return undefined;
-  items.forEach((item, index) => item.children.unshift(paragraphs[index] as Paragraph));
+  const parsed = texts.map(plainLink);
+  const rest = texts.filter((_, index) => parsed[index] === undefined);
+  const paragraphs = rest.length > 0 ? parseCommonMark(rest.join('\n\n')).children : [];
+  if (paragraphs.length !== rest.length || paragraphs.some((node) => node.type !== 'paragraph')) return undefined;
+  let next = 0;
+  items.forEach((item, index) => item.children.unshift(parsed[index] ?? (paragraphs[next++] as Paragraph)));
   return root.children;
+}
+
+/*
+ * An item that is one link whose text and destination hold nothing the parser would read (no brackets,
+ * parentheses, emphasis, code, HTML, escapes, character references, spaces at its ends or in its destination)
+ * is a paragraph of one link of that text to that destination: it is made so, without parsing. The parse of
+ * such links is most of a large summary's reading.
+ */
+const PLAIN_LINK = /^\[([^\s[\]()\\`*_<>&!\x00-\x1f\x7f](?:[^[\]()\\`*_<>&!\x00-\x1f\x7f]*[^\s[\]()\\`*_<>&!\x00-\x1f\x7f])?)\]\(([^\s()<>\\&\x00-\x1f\x7f]+)\)$/;
+
+function plainLink(text: string): Paragraph | undefined {
+  const match = PLAIN_LINK.exec(text);
+  if (!match) return undefined;
+  const [, label = '', url = ''] = match;
+  return { type: 'paragraph', children: [{ type: 'link', title: null, url, children: [{ type: 'text', value: label }] }] };
 }
 
 /** The blocks of SUMMARY.md, as `parseCommonMark` reads them (lists cut in two aside), in linear time. */
