@@ -61,9 +61,12 @@ interface OpenItem {
   item: ListItem;
 }
 
+/** The blocks of a piece of the summary read as above, or undefined when the piece needs the parser. */
 export function quickPiece(piece: string): RootContent[] | undefined {
   if (/[\t\r]/.test(piece)) return undefined;
   const root: Root = { type: 'root', children: [] };
+  // A list's bullet character: another one starts a new list.
+  const bullets = new WeakMap<List, string>();
   const open: OpenItem[] = [];
   const items: ListItem[] = [];
   const texts: string[] = [];
@@ -78,10 +81,10 @@ export function quickPiece(piece: string): RootContent[] | undefined {
     const siblings = parent ? parent.item.children : root.children;
     const last = siblings[siblings.length - 1];
     let list: List;
-    if (last?.type === 'list' && (last as List & { bullet?: string }).bullet === bullet) list = last;
+    if (last?.type === 'list' && bullets.get(last) === bullet) list = last;
     else {
       list = { type: 'list', ordered: false, start: null, spread: false, children: [] };
-      Object.defineProperty(list, 'bullet', { value: bullet, enumerable: false });
+      bullets.set(list, bullet);
       siblings.push(list);
     }
     const item: ListItem = { type: 'listItem', spread: false, checked: null, children: [] };

@@ -63,6 +63,21 @@ export async function linkDestinationsInBatches(
 }
 
 /**
+ * Starts the threads of the batch pool and loads the parser in each, for a caller that will soon parse texts
+ * of about `characters` in all (a Git import, while it reads the files): a thread's start and first parse
+ * take a few hundred milliseconds on a loaded machine, which then overlap with that reading. Nothing when so
+ * few would be parsed in place. Never fails: a thread that cannot start fails the batches that need it, as
+ * without this.
+ */
+export function warmMarkdownBatches(characters: number): void {
+  if (characters < IN_PLACE_CHARACTERS) return;
+  const threads = Math.max(1, availableParallelism());
+  for (let i = 0; i < threads; i++) {
+    batchPool.run({ kind: 'links-and-depths', markdowns: ['# Warm\n\nA [link](a.md).'] } satisfies MarkdownTask).catch(() => undefined);
+  }
+}
+
+/**
  * The link destinations and tree depth of many texts (`linkDestinationsAndDepthsOf`: one parse each; null for
  * text past the limits that need no parse), in batches parsed in parallel worker threads, in the order of
  * the texts.
