@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { closeMarkdownPool } from '#server/content/markdown/markdown-pool.js';
 import { migrateToLatest } from '#server/db/migrate.js';
 import { gitImportJob, GIT_IMPORT_JOB } from '#server/jobs/git-import-job.js';
 import { JobRunner } from '#server/jobs/runner.js';
@@ -189,6 +190,8 @@ export async function runImportBench(options: ImportBenchOptions = {}): Promise<
       };
     } finally {
       await bench.cleanup();
+      // Each run starts its markdown threads anew, as an import in a server that parsed nothing for a minute does.
+      await closeMarkdownPool();
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
