@@ -133,6 +133,14 @@ async function main(): Promise<void> {
     const report = await runImportBench({ log: progress });
     reports.import = report;
     print(`\n${formatImportBenchReport(report)}`);
+    // The same on PostgreSQL beside SQLite's when a database is given (issue 27: every figure on both).
+    const databaseUrl = process.env.BENCH_DATABASE_URL;
+    if (databaseUrl) {
+      progress('import bench: the same on PostgreSQL...');
+      const postgres = await runImportBench({ databaseUrl, log: progress });
+      reports.importPostgres = postgres;
+      print(formatImportBenchReport(postgres));
+    }
   }
   if (only.has('search')) {
     progress('search bench: indexing 50,000 pages...');

@@ -5,6 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { warmMarkdownBatches } from '../content/markdown/index.js';
 import type { Resolver } from '../net/url-guard.js';
 import { repoPath } from './gitbook-format.js';
 import { readRepositoryContent } from './repo-content.js';
@@ -112,11 +113,13 @@ export async function importRepository(input: ImportRepositoryInput, options: Gi
       .trim();
     const message = (await runGit(['log', '-1', '--format=%B', oid], { ...run, cwd: gitDir })).stdout.toString('utf8').trimEnd();
     const snapshot = await RepoSnapshot.load(gitDir, oid, limits, run);
+    // Many pages are parsed in the batch threads once read: they start meanwhile.
+    warmMarkdownBatches([...snapshot.entries.values()].reduce((sum, entry) => sum + (/\.md$/i.test(entry.path) ? entry.size : 0), 0));
     if (projectDir !== '' && ![...snapshot.entries.keys()].some((path) => path.startsWith(`${projectDir}/`))) {
       throw new GitError('invalid-path', `The directory "${projectDir}" does not exist in the branch "${branch}"`);
     }
     const content = await readRepositoryContent(snapshot, projectDir);
-    return { commit: { oid, message }, pages: content.pages, files: content.files, reusables: content.reusables };
+    return { commit: { oid, message }, pages: content.pages, files: content.files, reusables: content.reusables, treeDepths: content.treeDepths };
   } finally {
     await rm(work, { recursive: true, force: true });
   }

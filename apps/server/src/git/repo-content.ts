@@ -27,10 +27,10 @@ import {
   type GitbookConfig,
 } from './gitbook-format.js';
 import {
-  applyLinkRewrites,
+  applyLinkRewritesKeepingShape,
   encodePath,
   isRelativeDestination,
-  linkDestinationsInBatches,
+  linkDestinationsAndDepthsInBatches,
   rewriteIncludeTags,
   safeDecodeURI,
   splitDestination,
@@ -93,6 +93,8 @@ export interface RepositoryContent {
   reusables: ImportedReusable[];
   /** Every file that belongs to the content: page files, assets, reusable contents and the summary. */
   ownedPaths: Set<string>;
+  /** The parse-tree depth of page and reusable markdown as read (see `ImportedContent.treeDepths`). */
+  treeDepths: Map<string, number>;
 }
 
 function dirOf(path: string): string {
@@ -363,14 +365,24 @@ export async function readRepositoryContent(snapshot: RepoSnapshot, projectDirec
 
   // Links and includes are rewritten from where each file is; the pages are parsed for their link
   // destinations all together (in parallel threads when they are many), as `rewriteLinks` would one by one.
+  // That one parse also measures each tree's depth, which the content limits check; when the rewriting
+  // provably keeps the tree's shape, the depth is kept with the text it now holds, so that the check does
+  // not parse it again.
   const toRewrite: Array<{ holder: { markdown: string }; dir: string }> = [];
   for (const [page, dir] of pageDirs) if (page.markdown !== '') toRewrite.push({ holder: page, dir });
   for (const reusable of reusables) if (reusable.markdown !== '') toRewrite.push({ holder: reusable, dir: layout.includesDir });
-  const destinations = await linkDestinationsInBatches(toRewrite.map(({ holder }) => holder.markdown));
+  const parsed = await linkDestinationsAndDepthsInBatches(toRewrite.map(({ holder }) => holder.markdown));
+  const treeDepths = new Map<string, number>();
   toRewrite.forEach(({ holder, dir }, index) => {
-    const found = destinations[index];
-    const linked = found ? applyLinkRewrites(holder.markdown, found, rewriteFrom(dir)) : holder.markdown;
-    holder.markdown = rewriteIncludeTags(linked, includeFrom(dir));
+    const found = parsed[index];
+    if (!found) {
+      holder.markdown = rewriteIncludeTags(holder.markdown, includeFrom(dir));
+      return;
+    }
+    const linked = applyLinkRewritesKeepingShape(holder.markdown, found.destinations, rewriteFrom(dir));
+    holder.markdown = rewriteIncludeTags(linked.markdown, includeFrom(dir));
+    // An include rewritten changes paragraph text, which may change the tree: that text is parsed again.
+    if (linked.sameShape && holder.markdown === linked.markdown) treeDepths.set(holder.markdown, found.depth);
   });
 
   const files: ImportedFile[] = assetPaths.map((path) => {
@@ -384,5 +396,5 @@ export async function readRepositoryContent(snapshot: RepoSnapshot, projectDirec
 
   const ownedPaths = new Set<string>([...pageFiles, ...assetPaths, ...includePaths]);
   if (snapshot.has(layout.summaryPath)) ownedPaths.add(layout.summaryPath);
-  return { layout, pages, files, reusables, ownedPaths };
+  return { layout, pages, files, reusables, ownedPaths, treeDepths };
 }

@@ -2,7 +2,8 @@ import type { Nodes, Root } from 'mdast';
 import { describe, expect, it } from 'vitest';
 import { parseCommonMark } from '../content/markdown-libraries.js';
 import { SUMMARY_REPO } from '../../test/support/git-fixtures.js';
-import { parseSummary } from './summary-parse.js';
+import { seededRandom } from '../../bench/seeded-random.js';
+import { parseSummary, quickPiece } from './summary-parse.js';
 
 /*
  * The cut parse must read every summary as the whole parse does. Positions differ (each piece counts from
@@ -76,5 +77,31 @@ describe('parseSummary', () => {
     expect(parseSummary(withDefinition).children.filter((node) => node.type === 'list')).toHaveLength(1);
     expectSameAsWhole('<div>\n* [A](a.md)\n\n* [B](b.md)\n');
     expectSameAsWhole('<!--\n* [A](a.md)\n-->\n* [B](b.md)\n');
+  });
+
+  it('reads lists of items without parsing them as the whole parse does, and hands anything else to the parser', { timeout: 120_000 }, () => {
+    const random = seededRandom(27);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const texts = ['[Page](p.md)', '[Page 1.2.3](dir/p.md#x)', '[A](a.md) and [B](b.md)', 'Group *one*', 'Ünïcode', '![i](i.png)', '[*x*](<a b.md>)', '[ sp ](x.md)', '[a&amp;b](x.md)', '[a\\]b](x.md)', '[](e.md)', '[x](a&amp;.md)', '[u~v](w.md)  ', 'x <b>y</b>', '1. n', '# h', '> q', '- x', '`c`', '---', '<div>'];
+    let quick = 0;
+    for (let round = 0; round < 400; round++) {
+      const lines = [`* ${pick(texts.slice(0, 6))}`];
+      let indent = 0;
+      for (let i = 0; i < 12; i++) {
+        indent = Math.max(0, indent + (random() < 0.02 ? 6 : pick([-6, -4, -2, -1, 0, 0, 0, 1, 2, 2, 3])));
+        const text = random() < 0.03 ? pick(texts.slice(14)) : pick(texts.slice(0, 14));
+        if (random() < 0.05) lines.push(pick(['', '  ', '\t* [T](t.md)']));
+        else lines.push(`${' '.repeat(indent)}${pick(['*', '*', '-', '+'])}${' '.repeat(random() < 0.02 ? 5 : pick([1, 1, 1, 2, 3, 4]))}${text}`);
+      }
+      const summary = `${lines.join('\n')}\n`;
+      if (quickPiece(summary)) quick += 1;
+      expectSameAsWhole(summary);
+    }
+    // Both ways are taken many times.
+    expect(quick).toBeGreaterThan(40);
+    expect(quick).toBeLessThan(360);
+    // The import bench's summary is read without parsing its lists.
+    const pieces = largeSummary(3).split(/\n(?=\* )/).slice(1);
+    for (const piece of pieces) expect(quickPiece(piece)).toBeDefined();
   });
 });

@@ -1,4 +1,4 @@
-import type { Root } from 'mdast';
+import type { List, ListItem, Paragraph, Root, RootContent } from 'mdast';
 import { parseCommonMark } from '../content/markdown-libraries.js';
 
 /*
@@ -45,13 +45,88 @@ function cutPoints(summary: string): number[] {
   return cuts;
 }
 
+/*
+ * Most summaries are nested bullet lists of links and nothing else. A piece made only of such lines (and blank
+ * lines) is read without parsing its lists: which item a line belongs to follows from its indentation alone (a
+ * line continues each open item whose content column it reaches, and a bullet with content starts an item
+ * there, in the list of the same bullet character, or a new list), and the items' texts are parsed together,
+ * as paragraphs of one document, in time linear in their length. Anything else in the piece (tabs, carriage
+ * returns, an indentation that would make a code block or a lazy line, an empty item, a text that could start
+ * a block of its own) sends the piece to the parser.
+ */
+const SIMPLE_ITEM = /^( *)([*+-])( {1,4})((?:[[!]|\p{L}).*)$/u;
+
+interface OpenItem {
+  contentColumn: number;
+  item: ListItem;
+}
+
+/** The blocks of a piece of the summary read as above, or undefined when the piece needs the parser. */
+export function quickPiece(piece: string): RootContent[] | undefined {
+  if (/[\t\r]/.test(piece)) return undefined;
+  const root: Root = { type: 'root', children: [] };
+  // A list's bullet character: another one starts a new list.
+  const bullets = new WeakMap<List, string>();
+  const open: OpenItem[] = [];
+  const items: ListItem[] = [];
+  const texts: string[] = [];
+  for (const line of piece.split('\n')) {
+    if (/^ *$/.test(line)) continue;
+    const match = SIMPLE_ITEM.exec(line);
+    if (!match) return undefined;
+    const [, indent = '', bullet = '', spaces = '', text = ''] = match;
+    while (open.length > 0 && indent.length < open[open.length - 1]!.contentColumn) open.pop();
+    const parent = open[open.length - 1];
+    if (indent.length - (parent?.contentColumn ?? 0) >= 4) return undefined;
+    const siblings = parent ? parent.item.children : root.children;
+    const last = siblings[siblings.length - 1];
+    let list: List;
+    if (last?.type === 'list' && bullets.get(last) === bullet) list = last;
+    else {
+      list = { type: 'list', ordered: false, start: null, spread: false, children: [] };
+      bullets.set(list, bullet);
+      siblings.push(list);
+    }
+    const item: ListItem = { type: 'listItem', spread: false, checked: null, children: [] };
+    list.children.push(item);
+    items.push(item);
+    texts.push(text);
+    open.push({ contentColumn: indent.length + 1 + spaces.length, item });
+  }
+  const parsed = texts.map(plainLink);
+  const rest = texts.filter((_, index) => parsed[index] === undefined);
+  const paragraphs = rest.length > 0 ? parseCommonMark(rest.join('\n\n')).children : [];
+  if (paragraphs.length !== rest.length || paragraphs.some((node) => node.type !== 'paragraph')) return undefined;
+  let next = 0;
+  items.forEach((item, index) => item.children.unshift(parsed[index] ?? (paragraphs[next++] as Paragraph)));
+  return root.children;
+}
+
+/*
+ * An item that is one link whose text and destination hold nothing the parser would read (no brackets,
+ * parentheses, emphasis, code, HTML, escapes, character references, spaces at its ends or in its destination)
+ * is a paragraph of one link of that text to that destination: it is made so, without parsing. The parse of
+ * such links is most of a large summary's reading.
+ */
+const PLAIN_LINK = /^\[([^\s[\]()\\`*_<>&!\x00-\x1f\x7f](?:[^[\]()\\`*_<>&!\x00-\x1f\x7f]*[^\s[\]()\\`*_<>&!\x00-\x1f\x7f])?)\]\(([^\s()<>\\&\x00-\x1f\x7f]+)\)$/;
+
+function plainLink(text: string): Paragraph | undefined {
+  const match = PLAIN_LINK.exec(text);
+  if (!match) return undefined;
+  const [, label = '', url = ''] = match;
+  return { type: 'paragraph', children: [{ type: 'link', title: null, url, children: [{ type: 'text', value: label }] }] };
+}
+
 /** The blocks of SUMMARY.md, as `parseCommonMark` reads them (lists cut in two aside), in linear time. */
 export function parseSummary(summary: string): Root {
   if (CARRIES_OVER.test(summary)) return parseCommonMark(summary);
   const root: Root = { type: 'root', children: [] };
   let start = 0;
   for (const cut of [...cutPoints(summary), summary.length]) {
-    if (cut > start) root.children.push(...parseCommonMark(summary.slice(start, cut)).children);
+    if (cut > start) {
+      const piece = summary.slice(start, cut);
+      root.children.push(...(quickPiece(piece) ?? parseCommonMark(piece).children));
+    }
     start = cut;
   }
   return root;

@@ -58,6 +58,12 @@ export interface ImportedContent {
   pages: ImportedPage[];
   files: ImportedFile[];
   reusables?: ImportedReusable[];
+  /**
+   * The depth of the parse tree of markdown texts of `pages` and `reusables`, keyed by the text itself, from
+   * the parse that read their links (a rewritten text only when the rewriting kept its tree's shape): the
+   * content limits' depth check uses it instead of parsing the same text again.
+   */
+  treeDepths?: ReadonlyMap<string, number>;
 }
 
 /** A page to export. An ImportedPage is one; `id` lets `/pages/<id>` links be turned into file links too. */

@@ -2,6 +2,7 @@ import {
   checkMarkdownOffThread,
   ContentError,
   limitBreachesInBatches,
+  limitBreachOfParsed,
   parsesOffThread,
   detectContentType,
   imageDimensions,
@@ -88,10 +89,16 @@ function markdownName(page: ImportedPage): string {
  * Checks the imported markdown against the same limits as content written through the API (a page past them
  * would be stored but unreadable); throws ContentError `content_limit` naming the limit and the first page or
  * reusable content past one. Markdown whose parse may hold the event loop (`parsesOffThread`) is checked
- * first, one text at a time under the worker's time limit; then the others, in parallel batches
- * (`limitBreachesInBatches`), reusable contents and then pages in tree order, the order they are inserted.
+ * first, one text at a time under the worker's time limit; then the others, reusable contents and then pages
+ * in tree order, the order they are inserted: those whose tree depth the reading measured (`treeDepths`) by
+ * the same checks on that depth (`limitBreachOfParsed`), the rest parsed in parallel batches
+ * (`limitBreachesInBatches`).
  */
-export async function checkImportedMarkdown(pages: readonly ImportedPage[], reusables: readonly ImportedReusable[] = []): Promise<void> {
+export async function checkImportedMarkdown(
+  pages: readonly ImportedPage[],
+  reusables: readonly ImportedReusable[] = [],
+  treeDepths: ReadonlyMap<string, number> = new Map(),
+): Promise<void> {
   const slowPages: ImportedPage[] = [];
   const quickPages: ImportedPage[] = [];
   const walk = (list: readonly ImportedPage[]): void => {
@@ -109,7 +116,14 @@ export async function checkImportedMarkdown(pages: readonly ImportedPage[], reus
     else if (reusable.markdown !== '') quick.push({ markdown: reusable.markdown, what });
   }
   for (const page of quickPages) quick.push({ markdown: page.markdown, what: markdownName(page) });
-  const breach = (await limitBreachesInBatches(quick)).find((message) => message !== null);
+  const breaches: Array<string | null | undefined> = quick.map(({ markdown, what }) => {
+    const depth = treeDepths.get(markdown);
+    return depth === undefined ? undefined : (limitBreachOfParsed(markdown, depth, what) ?? null);
+  });
+  const unparsed = quick.filter((_, index) => breaches[index] === undefined);
+  const checked = await limitBreachesInBatches(unparsed);
+  let next = 0;
+  const breach = breaches.map((known) => (known === undefined ? checked[next++]! : known)).find((message) => message !== null);
   if (breach) throw new ContentError('content_limit', breach);
 }
 

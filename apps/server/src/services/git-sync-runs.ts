@@ -204,7 +204,7 @@ export async function runGitImport(context: ServiceContext, payload: GitSyncJobP
 
     const current = await findRevisionOfSpace(db, space.id, space.revision_id);
     if (!current) throw new Error(`space ${space.id} has no revision ${space.revision_id}`);
-    await checkImportedMarkdown(imported.pages, imported.reusables);
+    await checkImportedMarkdown(imported.pages, imported.reusables, imported.treeDepths);
     const blobs = await storeImportedFiles(imported, blobStorageOf(context));
     const reader = contentReader(db);
     const previous = await WorkingTree.load(reader, current.root);

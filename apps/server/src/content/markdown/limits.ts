@@ -92,14 +92,22 @@ export function parseMarkdownWithinLimits(markdown: string, what = 'markdown'): 
   const breach = markdownLimitBreach(markdown, what);
   if (breach !== undefined) throw new ContentError('content_limit', breach);
   const tree = parseMarkdown(markdown);
-  const depth = treeDepth(tree);
-  if (depth > MAX_TREE_DEPTH) {
-    throw new ContentError(
-      'content_limit',
-      `${what} nests blocks and inline formatting ${depth} levels deep; the limit is ${MAX_TREE_DEPTH} levels`,
-    );
-  }
+  const deep = treeDepthBreach(treeDepth(tree), what);
+  if (deep !== undefined) throw new ContentError('content_limit', deep);
   return tree;
+}
+
+/** The message of the tree-depth limit for a parse tree `depth` levels deep, or undefined within it. */
+export function treeDepthBreach(depth: number, what = 'markdown'): string | undefined {
+  return depth > MAX_TREE_DEPTH ? `${what} nests blocks and inline formatting ${depth} levels deep; the limit is ${MAX_TREE_DEPTH} levels` : undefined;
+}
+
+/**
+ * What `parseMarkdownWithinLimits` refuses markdown for, given the depth of its parse tree (measured by a
+ * parse done already, e.g. while reading its links): the same checks in the same order, without parsing again.
+ */
+export function limitBreachOfParsed(markdown: string, depth: number, what = 'markdown'): string | undefined {
+  return markdownLimitBreach(markdown, what) ?? treeDepthBreach(depth, what);
 }
 
 /**

@@ -227,7 +227,24 @@ export function findLinkDestinations(markdown: string, tree?: Root): LinkDestina
  * line merges stay small, and a Git sync does not rewrite every page. Linear in the length of the markdown.
  */
 export function applyLinkRewrites(markdown: string, destinations: readonly LinkDestination[], rewrite: LinkRewriter): string {
+  return applyLinkRewritesKeepingShape(markdown, destinations, rewrite).markdown;
+}
+
+/**
+ * `applyLinkRewrites`, also saying whether the result provably parses into a tree of the same shape as
+ * `markdown` (the same nodes, only destinations changed), so that what was measured on the parse of
+ * `markdown` (its depth, for the content limits) holds for the result without parsing it again. That is
+ * so when every replaced span was exactly the destination the parser read (no escapes or character
+ * references, which would make the source and the URL differ) and every replacement is read back as one
+ * destination ending where it ends (see `keepsDestination`). Autolinks become ordinary links: not the same.
+ */
+export function applyLinkRewritesKeepingShape(
+  markdown: string,
+  destinations: readonly LinkDestination[],
+  rewrite: LinkRewriter,
+): { markdown: string; sameShape: boolean } {
   const spans: Span[] = [];
+  let sameShape = true;
   for (const destination of destinations) {
     const replacement = rewrite(destination.url, destination.kind);
     if (replacement === undefined || replacement === destination.url) continue;
@@ -237,15 +254,17 @@ export function applyLinkRewrites(markdown: string, destinations: readonly LinkD
       // What an autolink (`<ref:x>`) is rewritten to (a path) is not a valid autolink, so it becomes an
       // ordinary link showing the text that was written.
       text = `[${markdown.slice(start + 1, end - 1)}](${formatDestination(replacement)})`;
+      sameShape = false;
     } else if (destination.form === 'bracketed') {
       // A destination written in angle brackets keeps them (the author's form).
       text = `<${replacement.replace(/[<>]/g, encodeURIComponent)}>`;
     } else {
       text = formatDestination(replacement);
     }
+    if (sameShape && !(isPlainDestination(markdown.slice(start, end), destination.url) && keepsDestination(text))) sameShape = false;
     spans.push({ start, end, replacement: text });
   }
-  if (spans.length === 0) return markdown;
+  if (spans.length === 0) return { markdown, sameShape: true };
   spans.sort((a, b) => a.start - b.start);
   const parts: string[] = [];
   let at = 0;
@@ -254,7 +273,26 @@ export function applyLinkRewrites(markdown: string, destinations: readonly LinkD
     at = span.end;
   }
   parts.push(markdown.slice(at));
-  return parts.join('');
+  return { markdown: parts.join(''), sameShape };
+}
+
+/*
+ * A destination is read by the parser as a raw run (CommonMark "link destination"): bare, it ends at the first
+ * space, line ending or ASCII control character or unbalanced `)`, and a backslash escapes the next character;
+ * in angle brackets, it ends at the first `>` and may not hold `<` nor a line ending. Text holding none of
+ * the characters that steer that reading (and no `&`, so no character reference either) is read as one
+ * destination, whatever it says, ending where it ends; what follows it (a title, the `)`) is read as before.
+ */
+const BARE_DESTINATION = /^[^\\\s\x00-\x1f\x7f()<>&]+$/;
+const BRACKETED_DESTINATION = /^<[^\\\r\n<>&]*>$/;
+
+function keepsDestination(text: string): boolean {
+  return BARE_DESTINATION.test(text) || BRACKETED_DESTINATION.test(text);
+}
+
+/** Whether `source` (a span found by `findLinkDestinations`) is the destination `url` written as it is, with no escape nor reference. */
+function isPlainDestination(source: string, url: string): boolean {
+  return keepsDestination(source) && (source === url || source === `<${url}>`);
 }
 
 /**

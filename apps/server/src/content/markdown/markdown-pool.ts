@@ -6,7 +6,16 @@ import { checkMarkdownLimits, OFF_THREAD_MARKDOWN_LENGTH, parsesOffThread } from
 import { extractReferences, type ExtractedReferences, type LinkDestination } from './links.js';
 import type { Doc } from './document.js';
 import { markdownToDocument } from './to-document.js';
-import { limitBreachesOf, linkDestinationsOf, type CheckMarkdownResult, type MarkdownTask } from './markdown-worker.js';
+import {
+  limitBreachesOf,
+  linkDestinationsAndDepthsOf,
+  linkDestinationsOf,
+  type CheckMarkdownResult,
+  type LinksAndDepth,
+  type MarkdownTask,
+} from './markdown-worker.js';
+
+export type { LinksAndDepth } from './markdown-worker.js';
 import { extractSections, type MarkdownSection } from './sections.js';
 
 /*
@@ -51,6 +60,31 @@ export async function linkDestinationsInBatches(
 ): Promise<Array<LinkDestination[] | null>> {
   if (inPlace(markdowns, options)) return linkDestinationsOf(markdowns);
   return runInBatches(markdowns, (batch) => ({ kind: 'link-destinations', markdowns: batch }));
+}
+
+/**
+ * Starts the threads of the batch pool and loads the parser in each, for a caller that will soon parse texts
+ * of about `characters` in all (a Git import, while it reads the files): a thread's start and first parse
+ * take a few hundred milliseconds on a loaded machine, which then overlap with that reading. Nothing when so
+ * few would be parsed in place. Never fails: a thread that cannot start fails the batches that need it, as
+ * without this.
+ */
+export function warmMarkdownBatches(characters: number): void {
+  if (characters < IN_PLACE_CHARACTERS) return;
+  const threads = Math.max(1, availableParallelism());
+  for (let i = 0; i < threads; i++) {
+    batchPool.run({ kind: 'links-and-depths', markdowns: ['# Warm\n\nA [link](a.md).'] } satisfies MarkdownTask).catch(() => undefined);
+  }
+}
+
+/**
+ * The link destinations and tree depth of many texts (`linkDestinationsAndDepthsOf`: one parse each; null for
+ * text past the limits that need no parse), in batches parsed in parallel worker threads, in the order of
+ * the texts.
+ */
+export async function linkDestinationsAndDepthsInBatches(markdowns: readonly string[], options: BatchOptions = {}): Promise<LinksAndDepth[]> {
+  if (inPlace(markdowns, options)) return linkDestinationsAndDepthsOf(markdowns);
+  return runInBatches(markdowns, (batch) => ({ kind: 'links-and-depths', markdowns: batch }));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ContentError } from '../errors.js';
 import { referencePages, type ReferencePagesResult } from '../openapi-reference.js';
-import { markdownLimitBreach, parseMarkdownWithinLimits } from './limits.js';
+import { markdownLimitBreach, parseMarkdownWithinLimits, treeDepth } from './limits.js';
+import { parseMarkdownQuickly } from './syntax.js';
 import { extractReferences, findLinkDestinations, type ExtractedReferences, type LinkDestination } from './links.js';
 import type { Doc } from './document.js';
 import { markdownToDocument } from './to-document.js';
@@ -54,13 +55,27 @@ export interface LinkDestinationsTask {
   markdowns: string[];
 }
 
+/** The link destinations of many texts with the depth of each parse tree (`linkDestinationsAndDepthsOf`). */
+export interface LinksAndDepthsTask {
+  kind: 'links-and-depths';
+  markdowns: string[];
+}
+
 /** Many texts about to be stored, each checked against the content limits (`parseMarkdownWithinLimits`). */
 export interface LimitBreachesTask {
   kind: 'limit-breaches';
   texts: Array<{ markdown: string; what: string }>;
 }
 
-export type MarkdownTask = CheckMarkdownTask | SectionsTask | ReferencePagesTask | DocumentTask | ReferencesTask | LinkDestinationsTask | LimitBreachesTask;
+export type MarkdownTask =
+  | CheckMarkdownTask
+  | SectionsTask
+  | ReferencePagesTask
+  | DocumentTask
+  | ReferencesTask
+  | LinkDestinationsTask
+  | LinksAndDepthsTask
+  | LimitBreachesTask;
 
 /** For each text, the message of the content limit it passes, or null. */
 export function limitBreachesOf(texts: ReadonlyArray<{ markdown: string; what: string }>): Array<string | null> {
@@ -80,14 +95,39 @@ export function linkDestinationsOf(markdowns: readonly string[]): Array<LinkDest
   return markdowns.map((markdown) => (markdownLimitBreach(markdown) !== undefined ? null : findLinkDestinations(markdown)));
 }
 
+/**
+ * What one parse of a text tells: its link destinations (as `linkDestinationsOf`) and the depth of its tree
+ * (`treeDepth`, what the content limits measure), so that a text stored as read, or with destinations
+ * changed in a way that keeps its tree's shape, is not parsed a second time to be checked. Text past the
+ * limits that need no parse (`markdownLimitBreach`) is not parsed: null.
+ */
+export type LinksAndDepth = { destinations: LinkDestination[]; depth: number } | null;
+
+export function linkDestinationsAndDepthsOf(markdowns: readonly string[]): LinksAndDepth[] {
+  return markdowns.map((markdown) => {
+    if (markdownLimitBreach(markdown) !== undefined) return null;
+    const tree = parseMarkdownQuickly(markdown);
+    return { destinations: findLinkDestinations(markdown, tree), depth: treeDepth(tree) };
+  });
+}
+
 export type DocumentResult = { document: Doc } | { refused: string };
 
 export type CheckMarkdownResult = { links: LinkDestination[] } | { refused: string };
 
 export default function markdownTask(
   task: MarkdownTask,
-): CheckMarkdownResult | MarkdownSection[] | ReferencePagesResult | DocumentResult | ExtractedReferences | Array<LinkDestination[] | null> | Array<string | null> {
+):
+  | CheckMarkdownResult
+  | MarkdownSection[]
+  | ReferencePagesResult
+  | DocumentResult
+  | ExtractedReferences
+  | Array<LinkDestination[] | null>
+  | LinksAndDepth[]
+  | Array<string | null> {
   if (task.kind === 'link-destinations') return linkDestinationsOf(task.markdowns);
+  if (task.kind === 'links-and-depths') return linkDestinationsAndDepthsOf(task.markdowns);
   if (task.kind === 'limit-breaches') return limitBreachesOf(task.texts);
   if (task.kind === 'sections') return extractSections(task.markdown);
   if (task.kind === 'openapi-reference') return referencePages(task.text, task.fileName);
