@@ -61,7 +61,7 @@ function formatBound(goal: Goal): string {
  */
 export function formatGoals(figures: GoalFigure[]): string {
   const dialects: Dialect[] = ['sqlite', 'postgres'];
-  const lines = ['goals of issue 27 (figure, and whether the goal is met; "-" = not measured in this run)', `${'what'.padEnd(70)} ${'goal'.padEnd(12)} ${dialects.map((dialect) => dialect.padEnd(26)).join(' ')}`];
+  const lines = ['goals of issue 27 (figure, and whether the goal is met; "-" = not measured in this run)', `${'what'.padEnd(70)} ${'goal'.padEnd(12)} ${dialects.map((dialect) => dialect.padEnd(26)).join(' ')}`.trimEnd()];
   for (const [key, goal] of Object.entries(GOALS) as Array<[GoalKey, Goal]>) {
     const cells = dialects.map((dialect) => {
       const mine = figures.filter((figure) => figure.goal === key && figure.dialect === dialect);
@@ -71,7 +71,7 @@ export function formatGoals(figures: GoalFigure[]): string {
       const failedCondition = mine.find((figure) => figure.condition && !figure.condition.holds);
       return `${formatValue(worst.value, goal.unit)} ${met ? 'met' : `MISSED${failedCondition ? ` (${failedCondition.condition!.says})` : ''}`}`.padEnd(26);
     });
-    lines.push(`${goal.what.padEnd(70)} ${formatBound(goal).padEnd(12)} ${cells.join(' ')}`);
+    lines.push(`${goal.what.padEnd(70)} ${formatBound(goal).padEnd(12)} ${cells.join(' ')}`.trimEnd());
   }
   return lines.join('\n');
 }

@@ -6,7 +6,7 @@ import { LOG_LEVELS, type LogLevel } from '#server/config.js';
 import { migrateToLatest } from '#server/db/migrate.js';
 import { createLogger } from '#server/logger.js';
 import { addMember, bootstrap } from '#server/services/admin-service.js';
-import { formatSearchBenchReport, runSearchBench } from './search-bench.js';
+import { formatSearchBenchReport, runSearchBench, type SearchBenchReport } from './search-bench.js';
 import { formatEditBenchReport, runEditBench } from './edit-bench.js';
 import { formatImportBenchReport, runImportBench } from './import-bench.js';
 import { formatConversationBenchReport, runConversationBench } from './conversation-bench.js';
@@ -19,6 +19,7 @@ import { builtServerEntry, freePort, load, serverNodeOptions, startBareServer, s
 import { formatReaderBenchReport, runReaderBench } from './reader-bench.js';
 import { formatEditorBenchReport, runEditorBench } from './editor-bench.js';
 import { formatAppBenchReport, runAppBench } from './app-bench.js';
+import { formatGoals, type GoalFigure } from './goals.js';
 
 /**
  * `npm run bench`: starts the built server (production settings) on a fresh SQLite file with an
@@ -48,6 +49,7 @@ import { formatAppBenchReport, runAppBench } from './app-bench.js';
  * a 1,000-page site and measures page weight, first renders and a cached page against a bare server (on PostgreSQL
  * too when BENCH_DATABASE_URL is set). The conversations bench scores the grouping of
  * support conversations on the labelled set and times ingesting and analysing 1,000 and 10,000 of them.
+ * The run ends with the goals of issue 27 (`goals.ts`): each figure measured for one, per database, and whether it is met.
  */
 
 function option(name: string, fallback: number): number {
@@ -70,6 +72,9 @@ function paddedBody(size: number): string {
   const empty = JSON.stringify({ padding: '' });
   return JSON.stringify({ padding: 'x'.repeat(Math.max(0, size - empty.length)) });
 }
+
+/** The names of the HTTP bench's targets that the goals read. */
+const HTTP_TARGETS = { space: 'GET /v1/spaces/{spaceId}', adminList: 'GET /v1/orgs/{organizationId}/spaces?limit=100' } as const;
 
 interface Measurement {
   name: string;
@@ -112,6 +117,8 @@ async function main(): Promise<void> {
   const reports: Record<string, unknown> = {};
   const print = (text: string) => { if (!json) process.stdout.write(`${text}\n`); };
   const progress = (line: string) => process.stderr.write(`${line}\n`);
+  // What each bench measured for the goals of issue 27, printed together at the end.
+  const goals: GoalFigure[] = [];
   if (only.has('http')) {
     // SQLite, and PostgreSQL as well when BENCH_DATABASE_URL names one: the same targets against the same bare
     // server, with each count of API processes.
@@ -127,12 +134,14 @@ async function main(): Promise<void> {
     }
     reports.http = httpReports;
     if (httpReports.length > 1) print(`\n${formatHttpSummary(httpReports)}`);
+    goals.push(...httpReports.flatMap(httpGoalFigures));
   }
   if (only.has('import')) {
     progress('import bench: generating and importing a 5,000-page repository...');
     const report = await runImportBench({ log: progress });
     reports.import = report;
     print(`\n${formatImportBenchReport(report)}`);
+    goals.push({ goal: 'importTime', dialect: report.dialect, value: report.importMs });
     // The same on PostgreSQL beside SQLite's when a database is given (issue 27: every figure on both).
     const databaseUrl = process.env.BENCH_DATABASE_URL;
     if (databaseUrl) {
@@ -140,6 +149,7 @@ async function main(): Promise<void> {
       const postgres = await runImportBench({ databaseUrl, log: progress });
       reports.importPostgres = postgres;
       print(formatImportBenchReport(postgres));
+      goals.push({ goal: 'importTime', dialect: postgres.dialect, value: postgres.importMs });
     }
   }
   if (only.has('search')) {
@@ -147,6 +157,7 @@ async function main(): Promise<void> {
     const report = await runSearchBench({ pages: 50_000, log: progress });
     reports.search = report;
     print(`\n${formatSearchBenchReport(report)}`);
+    goals.push(...searchGoalFigures(report));
     // The same on PostgreSQL beside SQLite's when a database is given (issue 27: every figure on both).
     const databaseUrl = process.env.BENCH_DATABASE_URL;
     if (databaseUrl) {
@@ -154,6 +165,7 @@ async function main(): Promise<void> {
       const postgres = await runSearchBench({ pages: 50_000, databaseUrl, log: progress });
       reports.searchPostgres = postgres;
       print(`\n${formatSearchBenchReport(postgres)}`);
+      goals.push(...searchGoalFigures(postgres));
     }
   }
   if (only.has('edit')) {
@@ -161,6 +173,7 @@ async function main(): Promise<void> {
     const report = await runEditBench({});
     reports.edit = report;
     print(`\n${formatEditBenchReport(report)}`);
+    goals.push({ goal: 'editMedian', dialect: report.dialect, value: report.warmMedianMs });
     // The same on PostgreSQL beside SQLite's when a database is given (issue 27: every figure on both).
     const databaseUrl = process.env.BENCH_DATABASE_URL;
     if (databaseUrl) {
@@ -168,6 +181,7 @@ async function main(): Promise<void> {
       const postgres = await runEditBench({ databaseUrl });
       reports.editPostgres = postgres;
       print(`\n${formatEditBenchReport(postgres)}`);
+      goals.push({ goal: 'editMedian', dialect: postgres.dialect, value: postgres.warmMedianMs });
     }
   }
   if (only.has('conversations')) {
@@ -193,6 +207,10 @@ async function main(): Promise<void> {
       const report = await runReaderBench({ duration: option('duration', 5), rounds: option('rounds', 3), log: progress, ...(databaseUrl ? { databaseUrl } : {}) });
       readerReports.push(report);
       print(`\n${formatReaderBenchReport(report)}`);
+      goals.push(
+        { goal: 'readerFirstRenderP99', dialect: report.dialect, value: report.firstRender.p99Ms },
+        { goal: 'readerCachedRatio', dialect: report.dialect, value: report.cached.ratio },
+      );
     }
     reports.reader = readerReports;
   }
@@ -218,7 +236,32 @@ async function main(): Promise<void> {
     reports.app = report;
     print(`\n${formatAppBenchReport(report)}`);
   }
+  if (goals.length) {
+    reports.goals = goals;
+    print(`\n${formatGoals(goals)}`);
+  }
   if (json) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
+}
+
+/** The HTTP bench's figures for the goals: first answer, GET of one space (ratio, p99), the list of 100. */
+function httpGoalFigures(report: HttpReport): GoalFigure[] {
+  const dialect: GoalFigure['dialect'] = report.database === 'postgres' ? 'postgres' : 'sqlite';
+  const space = report.measurements.find((m) => m.name === HTTP_TARGETS.space);
+  const list = report.measurements.find((m) => m.name === HTTP_TARGETS.adminList);
+  return [
+    { goal: 'firstAnswer', dialect, value: report.firstAnswerMs },
+    ...(space ? [{ goal: 'getSpaceRatio' as const, dialect, value: space.ratio }, { goal: 'getSpaceP99' as const, dialect, value: space.p99Ms }] : []),
+    ...(list ? [{ goal: 'listRatio' as const, dialect, value: list.ratio }] : []),
+  ];
+}
+
+/** The search bench's figures for the goals: the reindex after one edit, and the common word's p99 with its top 10. */
+function searchGoalFigures(report: SearchBenchReport): GoalFigure[] {
+  const common = report.queries.find((query) => query.name.startsWith('common word ('));
+  return [
+    { goal: 'reindexAfterEdit', dialect: report.dialect, value: report.oneEditReindexMs },
+    ...(common ? [{ goal: 'commonWordP99' as const, dialect: report.dialect, value: common.cappedLatency.p99Ms, condition: { holds: common.topTenAsUncapped, says: 'top 10 not the uncapped one' } }] : []),
+  ];
 }
 
 interface HttpReport {
@@ -345,9 +388,9 @@ async function runHttpBench(setting: HttpSetting): Promise<HttpReport> {
     const teams = (await (await fetch(`${base}/v1/orgs/${owner.organizationId}/teams`, { headers: auth })).json()) as { items: Array<{ id: string }> };
     const granted = spaceIds.filter((_, index) => index % 10 === 0);
     for (const spaceId of granted) await post(`/spaces/${spaceId}/permissions`, 'POST', { role: 'read', teams: [teams.items[0]!.id] }, 204);
-    const adminList = { name: 'GET /v1/orgs/{organizationId}/spaces?limit=100', url: `${base}/v1/orgs/${owner.organizationId}/spaces?limit=100`, headers: auth };
+    const adminList = { name: HTTP_TARGETS.adminList, url: `${base}/v1/orgs/${owner.organizationId}/spaces?limit=100`, headers: auth };
     const targets: Array<{ name: string; url: string; headers: Record<string, string>; expectCount?: number; versus?: { name: string; goal: string; url: string; headers: Record<string, string> } }> = [
-      { name: 'GET /v1/spaces/{spaceId}', url: `${base}/v1/spaces/${first.id}`, headers: auth },
+      { name: HTTP_TARGETS.space, url: `${base}/v1/spaces/${first.id}`, headers: auth },
       adminList,
       // The same list for a guest who sees 100 of the spaces through their team's grants, loaded in each round
       // next to the admin's list: issue 11's measure is their ratio, which the machine's drift between two
