@@ -1,6 +1,6 @@
 import type * as mdast from 'mdast';
 import { parseGfm } from '../markdown-libraries.js';
-import { groupGitBookTabs, type TabsGroup } from './gitbook-tabs.js';
+import { groupGitBookTabs, type TabsGroup } from '@quire/markdown-rules';
 
 /*
  * Markdown syntax that more than one reader of markdown shares: parsing, the tree walk, link definitions,

@@ -3,7 +3,7 @@ import type * as mdast from 'mdast';
 import type { Options as ToMarkdownOptions } from 'mdast-util-to-markdown';
 import { printGfm } from '../markdown-libraries.js';
 import { TABLE_HEADER_FRAGMENT } from './document.js';
-import { TAB_CLOSE_TAG, TABS_CLOSE_TAG, TABS_OPEN_TAG, tabOpenTag } from './gitbook-tabs.js';
+import { TAB_CLOSE_TAG, TABS_CLOSE_TAG, TABS_OPEN_TAG, tabOpenTag } from '@quire/markdown-rules';
 import { ALERT_FOR_STYLE, ALERT_STYLES, reusableIncludeTag } from './syntax.js';
 
 /*

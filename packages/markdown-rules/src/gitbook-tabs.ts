@@ -1,5 +1,3 @@
-import type * as mdast from 'mdast';
-
 /*
  * GitBook's tabs, written as template tags that CommonMark reads as paragraph text:
  *
@@ -16,19 +14,37 @@ import type * as mdast from 'mdast';
  * never closed, text between two tabs, tabs in tabs) leaves every paragraph as the text it is, as GitBook's
  * own content has no such thing. Tabs are top-level blocks, as in GitBook.
  *
+ * The server's content model (the `tabs` blocks of documents) and the reader's rendering both read tabs
+ * with this, so that a page has the same tabs in the API as on the site. It works on any Markdown syntax
+ * tree of mdast's shape (only paragraphs and their text are looked into), typed structurally since this
+ * package has no dependencies.
+ *
  * Cost: each paragraph is cut at most once per block it may belong to, and a failed block stops at the next
  * `{% tabs %}`, where the next attempt starts, so the whole pass is linear in the number of blocks.
  */
 
-/** One tab of a tabs block: its title and its blocks (`C`: blocks as grouped further, hints in tabs). */
-export interface TabGroup<C = mdast.RootContent> {
+/** A block of the syntax tree (mdast's `RootContent`, as far as this module looks into it). */
+export interface BlockLike {
+  type: string;
+}
+interface InlineLike {
+  type: string;
+  value?: string;
+}
+interface ParagraphLike {
+  type: 'paragraph';
+  children: InlineLike[];
+}
+
+/** One tab of a tabs block: its title and its blocks. */
+export interface TabGroup<C> {
   type: 'quireTab';
   title: string;
   children: C[];
 }
 
 /** A GitBook tabs block found among the top-level blocks. */
-export interface TabsGroup<C = mdast.RootContent> {
+export interface TabsGroup<C> {
   type: 'quireTabs';
   children: TabGroup<C>[];
 }
@@ -52,10 +68,11 @@ function tagOf(line: string): Tag | undefined {
 }
 
 /** Whether a block opens a tabs block: a paragraph whose first line is `{% tabs %}`. */
-function opensTabs(node: mdast.RootContent): boolean {
-  if (node.type !== 'paragraph') return false;
+function opensTabs(block: BlockLike): boolean {
+  if (block.type !== 'paragraph') return false;
+  const node = block as ParagraphLike;
   const first = node.children[0];
-  if (first?.type !== 'text') return false;
+  if (first?.type !== 'text' || typeof first.value !== 'string') return false;
   const end = first.value.indexOf('\n');
   // The first line is all tag only if the text runs to its end (no inline node shares the line).
   if (end < 0 && node.children.length > 1) return false;
@@ -66,11 +83,11 @@ function opensTabs(node: mdast.RootContent): boolean {
  * A paragraph cut at the lines that are one tag each: tags, and paragraphs of the lines between them. A
  * line is a tag only when it is all text (a tag with formatting in it is text, as it is to GitBook).
  */
-function cutAtTags(paragraph: mdast.Paragraph): (Tag | mdast.Paragraph)[] {
-  if (!paragraph.children.some((child) => child.type === 'text' && child.value.includes('{%'))) return [paragraph];
-  const lines: mdast.PhrasingContent[][] = [[]];
+function cutAtTags(paragraph: ParagraphLike): (Tag | ParagraphLike)[] {
+  if (!paragraph.children.some((child) => child.type === 'text' && child.value?.includes('{%'))) return [paragraph];
+  const lines: InlineLike[][] = [[]];
   for (const child of paragraph.children) {
-    if (child.type !== 'text') {
+    if (child.type !== 'text' || typeof child.value !== 'string') {
       lines[lines.length - 1]!.push(child);
       continue;
     }
@@ -79,15 +96,15 @@ function cutAtTags(paragraph: mdast.Paragraph): (Tag | mdast.Paragraph)[] {
       if (part !== '') lines[lines.length - 1]!.push({ type: 'text', value: part });
     });
   }
-  const out: (Tag | mdast.Paragraph)[] = [];
-  let pending: mdast.PhrasingContent[][] = [];
+  const out: (Tag | ParagraphLike)[] = [];
+  let pending: InlineLike[][] = [];
   const flush = (): void => {
     if (pending.length > 0) out.push({ type: 'paragraph', children: joinLines(pending) });
     pending = [];
   };
   for (const line of lines) {
     const only = line.length === 1 ? line[0] : undefined;
-    const tag = only?.type === 'text' ? tagOf(only.value) : undefined;
+    const tag = only?.type === 'text' && typeof only.value === 'string' ? tagOf(only.value) : undefined;
     if (tag) {
       flush();
       out.push(tag);
@@ -100,20 +117,20 @@ function cutAtTags(paragraph: mdast.Paragraph): (Tag | mdast.Paragraph)[] {
 }
 
 /** Lines back into one paragraph's inlines, joined by the soft line breaks they were cut at. */
-function joinLines(lines: mdast.PhrasingContent[][]): mdast.PhrasingContent[] {
-  const out: mdast.PhrasingContent[] = [];
+function joinLines(lines: InlineLike[][]): InlineLike[] {
+  const out: InlineLike[] = [];
   lines.forEach((line, index) => {
-    const items = index > 0 ? [{ type: 'text', value: '\n' } as mdast.Text, ...line] : line;
+    const items = index > 0 ? [{ type: 'text', value: '\n' }, ...line] : line;
     for (const item of items) {
       const previous = out[out.length - 1];
-      if (item.type === 'text' && previous?.type === 'text') out[out.length - 1] = { type: 'text', value: previous.value + item.value };
+      if (item.type === 'text' && previous?.type === 'text') out[out.length - 1] = { type: 'text', value: (previous.value ?? '') + (item.value ?? '') };
       else out.push(item);
     }
   });
   return out;
 }
 
-function isTag(item: Tag | mdast.RootContent): item is Tag {
+function isTag(item: Tag | BlockLike): item is Tag {
   return 'tag' in item;
 }
 
@@ -121,13 +138,14 @@ function isTag(item: Tag | mdast.RootContent): item is Tag {
  * The tabs block starting at `children[start]`: the group, what follows its closing tag in the closing
  * paragraph, and the index of that paragraph; or undefined when the tags do not make a tabs block.
  */
-function readTabs(children: readonly mdast.RootContent[], start: number): { group: TabsGroup; rest: mdast.RootContent[]; end: number } | undefined {
-  const tabs: TabGroup[] = [];
-  let current: TabGroup | undefined;
+function readTabs<B extends BlockLike>(children: readonly B[], start: number): { group: TabsGroup<B>; rest: B[]; end: number } | undefined {
+  const tabs: TabGroup<B>[] = [];
+  let current: TabGroup<B> | undefined;
   let opened = false;
   for (let index = start; index < children.length; index++) {
     const node = children[index]!;
-    const items: (Tag | mdast.RootContent)[] = node.type === 'paragraph' ? cutAtTags(node) : [node];
+    // Pieces cut from a paragraph are paragraphs of the same tree (mdast's shape, without positions).
+    const items = (node.type === 'paragraph' ? cutAtTags(node as unknown as ParagraphLike) : [node]) as (Tag | B)[];
     for (let at = 0; at < items.length; at++) {
       const item = items[at]!;
       if (!isTag(item)) {
@@ -145,7 +163,7 @@ function readTabs(children: readonly mdast.RootContent[], start: number): { grou
         tabs.push(current);
         current = undefined;
       } else if (item.tag === 'endtabs' && !current && tabs.length > 0) {
-        return { group: { type: 'quireTabs', children: tabs }, rest: items.slice(at + 1) as mdast.RootContent[], end: index };
+        return { group: { type: 'quireTabs', children: tabs }, rest: items.slice(at + 1) as B[], end: index };
       } else {
         // A tag out of place (tabs in tabs, a tab in a tab, a close with nothing open): not a tabs block.
         return undefined;
@@ -159,8 +177,8 @@ function readTabs(children: readonly mdast.RootContent[], start: number): { grou
  * The top-level blocks with every GitBook tabs block grouped; an unclosed or malformed block stays the
  * paragraphs of text it was.
  */
-export function groupGitBookTabs(children: readonly mdast.RootContent[]): (mdast.RootContent | TabsGroup)[] {
-  const out: (mdast.RootContent | TabsGroup)[] = [];
+export function groupGitBookTabs<B extends BlockLike>(children: readonly B[]): (B | TabsGroup<B>)[] {
+  const out: (B | TabsGroup<B>)[] = [];
   for (let index = 0; index < children.length; index++) {
     const node = children[index]!;
     const found = opensTabs(node) ? readTabs(children, index) : undefined;
