@@ -130,6 +130,40 @@ function joinLines(lines: InlineLike[][]): InlineLike[] {
   return out;
 }
 
+interface ContainerLike {
+  type: string;
+  children: BlockLike[];
+}
+
+/**
+ * A list or quote ending a tab without a blank line takes the tags after it in as lazy continuation lines
+ * of its last paragraph (`- item` then `{% endtab %}` on the next line), as CommonMark reads them. Those
+ * trailing tag lines are taken back out: the block (a copy, its last paragraph without them) and the tags.
+ */
+function withoutLazyTags(block: BlockLike): (Tag | BlockLike)[] {
+  const path: ContainerLike[] = [];
+  let last: BlockLike | undefined = block;
+  while (last && (last.type === 'list' || last.type === 'listItem' || last.type === 'blockquote')) {
+    const container = last as ContainerLike;
+    path.push(container);
+    last = container.children[container.children.length - 1];
+  }
+  if (path.length === 0 || last?.type !== 'paragraph') return [block];
+  const pieces = cutAtTags(last as ParagraphLike);
+  let firstTag = pieces.length;
+  while (firstTag > 0 && isTag(pieces[firstTag - 1]!)) firstTag--;
+  // Only tags after all of the paragraph's text are lazy lines; a tag amid the text leaves the block as is.
+  if (firstTag === pieces.length || pieces.slice(0, firstTag).some((piece) => isTag(piece))) return [block];
+  const kept = pieces.slice(0, firstTag) as BlockLike[];
+  // Copies along the path, each with its last child replaced (the paragraph by what is left of it).
+  let replacement: BlockLike[] = kept;
+  for (let depth = path.length - 1; depth >= 0; depth--) {
+    const container = path[depth]!;
+    replacement = [{ ...container, children: [...container.children.slice(0, -1), ...replacement] } as ContainerLike];
+  }
+  return [...replacement, ...(pieces.slice(firstTag) as Tag[])];
+}
+
 function isTag(item: Tag | BlockLike): item is Tag {
   return 'tag' in item;
 }
@@ -145,7 +179,7 @@ function readTabs<B extends BlockLike>(children: readonly B[], start: number): {
   for (let index = start; index < children.length; index++) {
     const node = children[index]!;
     // Pieces cut from a paragraph are paragraphs of the same tree (mdast's shape, without positions).
-    const items = (node.type === 'paragraph' ? cutAtTags(node as unknown as ParagraphLike) : [node]) as (Tag | B)[];
+    const items = (node.type === 'paragraph' ? cutAtTags(node as unknown as ParagraphLike) : withoutLazyTags(node)) as (Tag | B)[];
     for (let at = 0; at < items.length; at++) {
       const item = items[at]!;
       if (!isTag(item)) {

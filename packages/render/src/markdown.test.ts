@@ -53,12 +53,12 @@ describe('renderMarkdown', () => {
       '# Install\n\n{% tabs %}\n{% tab title="npm" %}\nnpm i *quire*\n\n{% hint style="info" %}\nNode 20.\n{% endhint %}\n{% endtab %}\n\n{% tab title="yarn" %}\n```sh\nyarn add quire\n```\n{% endtab %}\n{% endtabs %}\n',
     ).html;
     expect(out).toContain(
-      '<div class="tabs" id="tabs.install.1"><div role="tablist" class="tabs-list">' +
-        '<button type="button" role="tab" class="tabs-tab" id="tabs.install.1-tab-1" aria-controls="tabs.install.1-panel-1" aria-selected="true" tabindex="0">npm</button>' +
-        '<button type="button" role="tab" class="tabs-tab" id="tabs.install.1-tab-2" aria-controls="tabs.install.1-panel-2" aria-selected="false" tabindex="-1">yarn</button></div>' +
-        '<div class="tabs-panel" role="tabpanel" id="tabs.install.1-panel-1" aria-labelledby="tabs.install.1-tab-1" tabindex="0"><p class="tabs-title">npm</p><p>npm i <em>quire</em></p>' +
+      '<div class="tabset" id="tabs.install.1"><div role="tablist" class="tabset-list">' +
+        '<button type="button" role="tab" class="tabset-tab" id="tabs.install.1-tab-1" aria-controls="tabs.install.1-panel-1" aria-selected="true" tabindex="0">npm</button>' +
+        '<button type="button" role="tab" class="tabset-tab" id="tabs.install.1-tab-2" aria-controls="tabs.install.1-panel-2" aria-selected="false" tabindex="-1">yarn</button></div>' +
+        '<div class="tabset-panel" role="tabpanel" id="tabs.install.1-panel-1" aria-labelledby="tabs.install.1-tab-1" tabindex="0"><p class="tabset-title">npm</p><p>npm i <em>quire</em></p>' +
         '<div class="hint hint-info" role="note" aria-label="Info"><p>Node 20.</p></div></div>' +
-        '<div class="tabs-panel" role="tabpanel" id="tabs.install.1-panel-2" aria-labelledby="tabs.install.1-tab-2" tabindex="0"><p class="tabs-title">yarn</p><pre><code class="hljs language-sh">',
+        '<div class="tabset-panel" role="tabpanel" id="tabs.install.1-panel-2" aria-labelledby="tabs.install.1-tab-2" tabindex="0"><p class="tabset-title">yarn</p><pre><code class="hljs language-sh">',
     );
     // No panel is hidden in the HTML: without JavaScript every tab is read in turn.
     expect(out).not.toContain('hidden');

@@ -8,19 +8,19 @@ import type { Parent, Root, RootContent } from 'mdast';
  * site that the API's `tabs` blocks say), at the top level of a page as in GitBook.
  *
  * Two steps, on either side of the sanitizer. remarkTabs turns a block into plain wrappers the sanitizer
- * lets through (`div.tabs` > `div.tabs-panel` > `p.tabs-title` holding the title as text, then the tab's
+ * lets through (`div.tabset` > `div.tabset-panel` > `p.tabset-title` holding the title as text, then the tab's
  * blocks), so the content of a tab is sanitized like any other. rehypeTabs, after the sanitizer, makes the
  * WAI-ARIA tabs pattern of those wrappers: a `tablist` of `tab` buttons (the first selected) controlling
  * `tabpanel`s, with ids of its own making. Every panel is in the HTML and none is hidden: without
  * JavaScript the page shows each tab's title and content in turn (the tab list is shown only once a script
- * has marked the block `tabs-ready` and hidden the panels not selected, as the reader's script and the
+ * has marked the block `tabset-ready` and hidden the panels not selected, as the reader's script and the
  * app's preview do).
  */
 
 /** The classes of the wrappers remarkTabs makes and the sanitizer must let through. */
-export const TABS_CLASS = 'tabs';
-export const TABS_PANEL_CLASS = 'tabs-panel';
-export const TABS_TITLE_CLASS = 'tabs-title';
+export const TABS_CLASS = 'tabset';
+export const TABS_PANEL_CLASS = 'tabset-panel';
+export const TABS_TITLE_CLASS = 'tabset-title';
 
 interface TabsNode extends Parent {
   type: 'tabs';
@@ -84,7 +84,7 @@ function tabsPattern(block: Element, base: string): void {
       properties: {
         type: 'button',
         role: 'tab',
-        className: ['tabs-tab'],
+        className: ['tabset-tab'],
         id: `${base}-tab-${index + 1}`,
         ariaControls: `${base}-panel-${index + 1}`,
         ariaSelected: selected ? 'true' : 'false',
@@ -95,10 +95,10 @@ function tabsPattern(block: Element, base: string): void {
     };
   });
   block.properties = { ...block.properties, id: base };
-  block.children = [{ type: 'element', tagName: 'div', properties: { role: 'tablist', className: ['tabs-list'] }, children: tabs }, ...panels];
+  block.children = [{ type: 'element', tagName: 'div', properties: { role: 'tablist', className: ['tabset-list'] }, children: tabs }, ...panels];
 }
 
-/** rehype plugin, after the sanitizer and the heading anchors: the tabs pattern of each `div.tabs` (see above). */
+/** rehype plugin, after the sanitizer and the heading anchors: the tabs pattern of each `div.tabset` (see above). */
 export function rehypeTabs() {
   return (tree: HastRoot) => {
     let heading: string | undefined;

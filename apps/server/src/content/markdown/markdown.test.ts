@@ -275,6 +275,15 @@ describe('GitBook tabs', () => {
     expect(plainText(after.nodes[1]!)).toBe('After.');
   });
 
+  it('takes the closing tags back from a list or quote that ends a tab without a blank line (lazy lines)', () => {
+    const document = markdownToDocument('{% tabs %}\n{% tab title="a" %}\n- one\n- two\n{% endtab %}\n{% tab title="b" %}\n> quoted\n{% endtab %}\n{% endtabs %}\n');
+    expect(document.nodes).toMatchObject([{ type: 'tabs', nodes: [{ type: 'tabs-item', nodes: [{ type: 'list-unordered' }] }, { type: 'tabs-item', nodes: [{ type: 'blockquote' }] }] }]);
+    expect(plainText(document.nodes[0]!)).toBe('onetwoquoted');
+    expect(markdownToDocument(documentToMarkdown(document))).toEqual(document);
+    // A tag amid a list's text is the list's text.
+    expect(markdownToDocument('{% tabs %}\n{% tab title="a" %}\n- one\n{% endtab %}\nmore\n{% endtabs %}\n').nodes.map((node) => node.type)).toEqual(['paragraph', 'list-unordered']);
+  });
+
   it('writes tabs that markdown cannot hold where they stand (in a list, in a tab) as their content', () => {
     const tab = (title: string, text: string) => ({
       object: 'block',
