@@ -207,10 +207,10 @@ describe('GitBook tabs', () => {
     const tabs = document.nodes[0]!;
     expect(tabs).toMatchObject({ object: 'block', type: 'tabs', nodes: [{ type: 'tabs-item', data: { title: 'npm' } }, { type: 'tabs-item', data: { title: 'Yarn & "pnpm"' } }] });
     const [npm, yarn] = tabs.nodes as DocBlock[];
-    expect(npm!.nodes.map((node) => node.type)).toEqual(['paragraph', 'hint']);
+    expect(blocks(npm!.nodes).map((node) => node.type)).toEqual(['paragraph', 'hint']);
     expect(dataOf(npm!.nodes[1])).toEqual({ style: 'info' });
     expect(plainText(npm!.nodes[0]!)).toBe('npm install quire');
-    expect(yarn!.nodes.map((node) => node.type)).toEqual(['list-unordered', 'code']);
+    expect(blocks(yarn!.nodes).map((node) => node.type)).toEqual(['list-unordered', 'code']);
     expect(dataOf(yarn!.nodes[1])).toEqual({ syntax: 'sh' });
   });
 
