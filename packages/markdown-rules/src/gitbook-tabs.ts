@@ -16,8 +16,8 @@
  *
  * The server's content model (the `tabs` blocks of documents) and the reader's rendering both read tabs
  * with this, so that a page has the same tabs in the API as on the site. It works on any Markdown syntax
- * tree of mdast's shape (only paragraphs and their text are looked into), typed structurally since this
- * package has no dependencies.
+ * tree of mdast's shape (only paragraphs and their text are looked into, and the last paragraph of a list
+ * or quote for lazy lines), typed structurally since this package has no dependencies.
  *
  * Cost: each paragraph is cut at most once per block it may belong to, and a failed block stops at the next
  * `{% tabs %}`, where the next attempt starts, so the whole pass is linear in the number of blocks.
