@@ -1,5 +1,6 @@
 // Quire reader: the theme (applied before the page paints), the page tree's drawer and the search field on
-// narrow screens, live search results under the search box, and the code blocks' copy buttons. Every page
+// narrow screens, live search results under the search box, the code blocks' copy buttons and the content's
+// tabs (one panel at a time; without the script every panel shows under its title). Every page
 // works without it: the tree then follows the content, the search field always shows, and the theme is the
 // system's (or the one the site fixes).
 (function () {
@@ -29,6 +30,7 @@
     themeToggle();
     drawer();
     codeBlocks();
+    tabsets();
     search();
     scrollBoxes();
   });
@@ -138,6 +140,54 @@
   }
 
   /** Code and tables that scroll sideways can be scrolled by keyboard too: they take the focus while they do. */
+  /**
+   * Tabs in the content (packages/render/src/tabs.ts makes their markup, every panel shown): the WAI-ARIA
+   * tabs pattern with automatic activation. One panel shows at a time; a click or the arrow keys, Home and
+   * End choose the tab; only the selected tab is in the Tab order. A link to something inside a hidden panel
+   * (a heading's anchor) shows that panel.
+   */
+  function tabsets() {
+    var sets = Array.prototype.slice.call(document.querySelectorAll('.tabset'));
+    sets.forEach(function (set) {
+      var list = set.querySelector(':scope > [role=tablist]');
+      if (!list) return;
+      var tabs = Array.prototype.slice.call(list.querySelectorAll(':scope > [role=tab]'));
+      if (!tabs.length) return;
+      function select(tab, focus) {
+        tabs.forEach(function (each) {
+          var on = each === tab;
+          each.setAttribute('aria-selected', on ? 'true' : 'false');
+          each.tabIndex = on ? 0 : -1;
+          var panel = document.getElementById(each.getAttribute('aria-controls'));
+          if (panel) panel.hidden = !on;
+        });
+        if (focus) tab.focus();
+      }
+      set.classList.add('tabset-ready');
+      select(tabs.filter(function (tab) { return tab.getAttribute('aria-selected') === 'true'; })[0] || tabs[0], false);
+      list.addEventListener('click', function (event) {
+        var tab = event.target.closest('[role=tab]');
+        if (tab && tabs.indexOf(tab) >= 0) select(tab, false);
+      });
+      list.addEventListener('keydown', function (event) {
+        var at = tabs.indexOf(document.activeElement);
+        if (at < 0) return;
+        var next = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[event.key];
+        if (next === undefined) return;
+        event.preventDefault();
+        select(tabs[(next + tabs.length) % tabs.length], true);
+      });
+    });
+    function reveal() {
+      var id = decodeURIComponent(location.hash.slice(1));
+      var target = id && document.getElementById(id);
+      var panel = target && target.closest ? target.closest('.tabset-panel[hidden]') : null;
+      var tab = panel && document.getElementById(panel.getAttribute('aria-labelledby'));
+      if (tab) { tab.click(); target.scrollIntoView(); }
+    }
+    if (sets.length) { reveal(); window.addEventListener('hashchange', reveal); }
+  }
+
   function scrollBoxes() {
     var boxes = document.querySelectorAll('.page pre, .page table');
     var mark = function () {

@@ -219,6 +219,20 @@ describeEachDialect('comments', (dialect) => {
       expect(formats).toEqual([{}, {}, { markdown: '## Title\n\n- one\n- two' }, { markdown: 'Hello *world*\n' }]);
     });
 
+    it('stores a document body holding tabs as GitBook tags, and answers it back as the same tabs', async () => {
+      const org = await newOrg();
+      const space = await createSpace(org);
+      const paragraph = (text: string) => ({ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] });
+      const tab = (title: string, text: string) => ({ object: 'block', type: 'tabs-item', data: { title }, nodes: [paragraph(text)] });
+      const document = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'tabs', nodes: [tab('npm', 'npm i'), tab('Yarn *fast*', 'yarn add')] }] };
+      const comment = await post(org.client, space.id, { body: { document } });
+      expect((await getComment(org.client, space.id, comment.id, 'markdown')).body).toEqual({
+        markdown: '{% tabs %}\n\n{% tab title="npm" %}\n\nnpm i\n\n{% endtab %}\n\n{% tab title="Yarn \\*fast\\*" %}\n\nyarn add\n\n{% endtab %}\n\n{% endtabs %}\n',
+      });
+      const answered = (await getComment(org.client, space.id, comment.id, 'document')).body as { document: components['schemas']['JSONDocument'] };
+      expect(answered.document.nodes).toMatchObject([{ type: 'tabs', nodes: [{ type: 'tabs-item', data: { title: 'npm' } }, { type: 'tabs-item', data: { title: 'Yarn *fast*' } }] }]);
+    });
+
     it('needs the comment role: 401 without a token, 404 for another organization or a hidden space, 403 for readers', async () => {
       const org = await newOrg();
       const space = await createSpace(org);

@@ -25,6 +25,8 @@ const PUBLIC_SCHEMA: Record<string, string> = {
   'block divider': 'DocumentBlockDivider',
   'block blockquote': 'DocumentBlockQuote',
   'block hint': 'DocumentBlockHint',
+  'block tabs': 'DocumentBlockTabs',
+  'block tabs-item': 'DocumentBlockTabsItem',
   'block images': 'DocumentBlockImages',
   'block image': 'DocumentBlockImage',
   'block code': 'DocumentBlockCode',
@@ -92,6 +94,7 @@ describe('document format', () => {
         'Text *with* **marks**, a [link](https://example.com), a [page](/pages/p1) and ![inline](/files/f1).',
         '- a\n- b\n  1. c', '3. d\n4. e', '- [ ] f\n- [x] g',
         '> quoted\n>\n> > deeper', '> [!TIP]\n> tip', '{% hint style="danger" %}\ncareful\n{% endhint %}',
+        '{% tabs %}\n{% tab title="npm" %}\nnpm i\n{% endtab %}\n{% tab title="yarn" %}\n- yarn add\n{% endtab %}\n{% endtabs %}',
         '```js\nconst a = 1;\n```', '| **A** | B |\n| :-: | - |\n| 1 | [x](#y) |', '![i](https://img.example/i.png) ![j](/files/f2)', '---',
       ].join('\n\n'),
     );

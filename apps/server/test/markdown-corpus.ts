@@ -69,6 +69,9 @@ console.log(a);
   'Links: [anchor](#usage), [file](/files/f9), [mail](mailto:a@b.c), <https://auto.example>.\n',
   '```\nno language\n```\n\n```sh\n$ npm i\n```\n',
   'A line with a <kbd>key</kbd> and a footnote[^1].\n\n[^1]: Said *here*.\n',
+  // GitBook's tabs as its editor writes them (tags sharing paragraphs), with blocks nested in the tabs.
+  '{% tabs %}\n{% tab title="npm" %}\nnpm install *quire*\n\n{% hint style="info" %}\nNeeds Node 20.\n{% endhint %}\n{% endtab %}\n\n{% tab title="Yarn & \\"pnpm\\"" %}\n- one\n- two\n\n```sh\nyarn add quire\n```\n{% endtab %}\n{% endtabs %}\n',
+  '# Tabs\n\n{% tabs %}\n\n{% tab title="" %}\n\n{% endtab %}\n\n{% tab title="Table" %}\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n{% endtab %}\n\n{% endtabs %}\n\nAfter.\n',
   '',
 ];
 

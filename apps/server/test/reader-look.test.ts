@@ -13,8 +13,9 @@ import { startTestServer, type TestServer } from './server.js';
  * The reader as readers see it (issue 30), in Chromium at a phone's, a tablet's and a desktop's width, in the
  * light and the dark colour scheme of the system: nothing wider than the screen, the page tree in a drawer on
  * narrow screens (opened, walked and closed by keyboard), the search behind an icon there, the theme of the
- * system unless the site fixes one (and no frame painted in the other), hints that say what they are, tables
- * aligned as their Markdown says, and search snippets in plain text with the matched words marked.
+ * system unless the site fixes one (and no frame painted in the other), hints that say what they are, tabs
+ * switched by click and by keyboard (every panel read without script), tables aligned as their Markdown
+ * says, and search snippets in plain text with the matched words marked.
  *
  * A full-page screenshot of a page holding every block is kept for each width and scheme under
  * test/reports/reader-look/ (look at them). With READER_SCREENSHOTS=1 the README's screenshots
@@ -54,6 +55,25 @@ A danger hint: this deletes data.
 > A GitHub alert is a hint too.
 
 > A quotation from someone wise, which is not a hint.
+
+## Tabs
+
+{% tabs %}
+{% tab title="npm" %}
+\`\`\`bash
+npm install quire
+\`\`\`
+{% endtab %}
+
+{% tab title="Yarn" %}
+Run \`yarn add quire\`, then **restart** the server.
+{% endtab %}
+
+{% tab title="From source" %}
+1. Clone the repository.
+2. Run \`npm ci\`.
+{% endtab %}
+{% endtabs %}
 
 ## Code
 
@@ -311,6 +331,69 @@ describe.skipIf(!haveChromium)('reader look in Chromium', () => {
     expect(hints.map((hint) => hint.border)).not.toContain(quote.border);
     expect(quote.icon).toBe('none');
     expect(errors).toEqual([]);
+  }, 60_000);
+
+  for (const scheme of SCHEMES) {
+    it(`switches tabs by click and by keyboard (arrows, Home, End), one panel shown, axe clean in the ${scheme} scheme`, async () => {
+      const { page, errors } = await open(1280, scheme);
+      await page.goto(`${site.url}/blocks`);
+      const tabset = page.locator('article .tabset');
+      const state = () =>
+        tabset.evaluate((set) => ({
+          selected: Array.from(set.querySelectorAll('[role=tab]')).map((tab) => tab.getAttribute('aria-selected')),
+          inTabOrder: Array.from(set.querySelectorAll<HTMLElement>('[role=tab]')).map((tab) => tab.tabIndex),
+          shown: Array.from(set.querySelectorAll<HTMLElement>('[role=tabpanel]')).map((panel) => panel.checkVisibility()),
+          focused: document.activeElement?.getAttribute('role') === 'tab' ? document.activeElement.textContent : null,
+        }));
+      const tabs = page.getByRole('tab');
+      expect(await tabs.allTextContents()).toEqual(['npm', 'Yarn', 'From source']);
+      // Each tab controls the panel that it names; ids are unique on the page.
+      for (const tab of await tabs.all()) {
+        const panel = page.locator(`[id="${await tab.getAttribute('aria-controls')}"]`);
+        expect(await panel.getAttribute('role')).toBe('tabpanel');
+        expect(await panel.getAttribute('aria-labelledby')).toBe(await tab.getAttribute('id'));
+      }
+      expect(await page.evaluate(() => { const ids = Array.from(document.querySelectorAll('[id]')).map((node) => node.id); return ids.length === new Set(ids).size; })).toBe(true);
+      expect(await state()).toEqual({ selected: ['true', 'false', 'false'], inTabOrder: [0, -1, -1], shown: [true, false, false], focused: null });
+      // The panel titles, there for pages read without script, are not shown twice.
+      expect(await tabset.locator('.tabset-title').first().isVisible()).toBe(false);
+      await tabs.nth(1).click();
+      expect(await state()).toMatchObject({ selected: ['false', 'true', 'false'], shown: [false, true, false] });
+      expect(await page.getByRole('tabpanel').innerText()).toContain('restart');
+      await page.keyboard.press('ArrowRight');
+      expect(await state()).toEqual({ selected: ['false', 'false', 'true'], inTabOrder: [-1, -1, 0], shown: [false, false, true], focused: 'From source' });
+      await page.keyboard.press('ArrowRight');
+      expect(await state()).toMatchObject({ selected: ['true', 'false', 'false'], focused: 'npm' });
+      await page.keyboard.press('End');
+      expect(await state()).toMatchObject({ selected: ['false', 'false', 'true'], focused: 'From source' });
+      await page.keyboard.press('Home');
+      expect(await state()).toMatchObject({ selected: ['true', 'false', 'false'], focused: 'npm' });
+      await page.keyboard.press('ArrowLeft');
+      expect(await state()).toMatchObject({ selected: ['false', 'false', 'true'], shown: [false, false, true], focused: 'From source' });
+      // Tab leaves the tab list for the shown panel.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('tabpanel');
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('ArrowLeft');
+      await tabset.scrollIntoViewIfNeeded();
+      writeFileSync(new URL(`tabs-${scheme}.png`, REPORTS), await tabset.screenshot());
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+    }, 60_000);
+  }
+
+  it('shows every tab under its title to a reader without script', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, javaScriptEnabled: false });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${site.url}/blocks`);
+    const tabset = page.locator('article .tabset');
+    expect(await tabset.locator('[role=tablist]').isVisible()).toBe(false);
+    const panels = await tabset.locator('[role=tabpanel]').evaluateAll((nodes) => nodes.map((node) => (node as HTMLElement).checkVisibility() && (node as HTMLElement).innerText));
+    expect(panels).toEqual([expect.stringContaining('npm install quire'), expect.stringContaining('restart'), expect.stringContaining('Clone the repository')]);
+    expect(await tabset.locator('.tabset-title').allInnerTexts()).toEqual(['npm', 'Yarn', 'From source']);
+    await tabset.scrollIntoViewIfNeeded();
+    writeFileSync(new URL('tabs-no-script.png', REPORTS), await tabset.screenshot());
   }, 60_000);
 
   it('aligns table cells as their Markdown says, and none otherwise; highlights code in each theme', async () => {

@@ -200,6 +200,25 @@ describeEachDialect('space content', (dialect) => {
       expect(list.nodes.map((node) => (node as { type: string }).type)).toEqual(['paragraph', 'list-unordered']);
     });
 
+    it('answers GitBook tabs as the public tabs block of titled tabs-item blocks, blocks nested in each tab', async () => {
+      const org = await newOrg(server);
+      const space = await createSpace(org);
+      const markdown = '{% tabs %}\n{% tab title="npm" %}\nnpm i\n\n{% hint style="info" %}\nNode 20.\n{% endhint %}\n{% endtab %}\n{% tab title="yarn" %}\n- yarn add\n{% endtab %}\n{% endtabs %}\n';
+      const update = await f.editMain(org, space.id, [{ operation: 'insert_page', title: 'Tabs', document: md(markdown), ref: 'tabs' }]);
+      const page = await getPage(org.client, space.id, f.pageOf(update, 'tabs'), { format: 'document' });
+      expect(page.document!.nodes).toMatchObject([
+        {
+          object: 'block',
+          type: 'tabs',
+          nodes: [
+            { object: 'block', type: 'tabs-item', data: { title: 'npm' }, nodes: [{ type: 'paragraph' }, { type: 'hint', data: { style: 'info' } }] },
+            { object: 'block', type: 'tabs-item', data: { title: 'yarn' }, nodes: [{ type: 'list-unordered' }] },
+          ],
+        },
+      ]);
+      expect((await getPage(org.client, space.id, f.pageOf(update, 'tabs'), { format: 'markdown' })).markdown).toBe(markdown);
+    });
+
     it('answers an empty page and a page of a format with empty content', async () => {
       const org = await newOrg(server);
       const { space, reference } = await spaceWithContent(org);

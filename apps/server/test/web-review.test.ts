@@ -53,7 +53,7 @@ describe.skipIf(!canRunApp || !contractHasSignIn)('review in the app', () => {
 
     spaceId = (await createSpace(org, { title: 'Handbook' })).id;
     const main = await fixtures.editMain(org, spaceId, [
-      { operation: 'insert_page', title: 'Getting started', ref: 'start', document: md('# Welcome\n\nThe first page of the handbook.\n\nKeep this paragraph.\n') },
+      { operation: 'insert_page', title: 'Getting started', ref: 'start', document: md('# Welcome\n\n{% tabs %}\n{% tab title="Linux" %}\nRun setup.sh.\n{% endtab %}\n{% endtabs %}\n\nThe first page of the handbook.\n\nKeep this paragraph.\n') },
       { operation: 'insert_page', title: 'Old notes', ref: 'old', document: md('Notes nobody reads any more.\n') },
       { operation: 'insert_page', title: 'Glossary', ref: 'glossary', document: md('A zephyrine term explained.\n') },
       { operation: 'insert_page', title: 'FAQ', ref: 'faq', document: md('Questions people ask.\n') },
@@ -61,7 +61,7 @@ describe.skipIf(!canRunApp || !contractHasSignIn)('review in the app', () => {
     const cr = await fixtures.createCr(org.client, spaceId);
     changeRequestId = String(cr.number);
     await fixtures.editCr(org.client, spaceId, cr.id, [
-      { operation: 'update_page', page: fixtures.pageOf(main, 'start'), document: md('# Welcome\n\nThe first page of the handbook, rewritten.\n\nKeep this paragraph.\n') },
+      { operation: 'update_page', page: fixtures.pageOf(main, 'start'), document: md('# Welcome\n\n{% tabs %}\n{% tab title="Linux" %}\nRun setup.sh --now.\n{% endtab %}\n{% endtabs %}\n\nThe first page of the handbook, rewritten.\n\nKeep this paragraph.\n') },
       { operation: 'insert_page', title: 'Install', document: md('Run the installer.\n') },
       { operation: 'delete_page', page: fixtures.pageOf(main, 'old') },
       // Moved, content untouched: the diff says where from and where to, and shows no content change.
@@ -115,6 +115,15 @@ describe.skipIf(!canRunApp || !contractHasSignIn)('review in the app', () => {
     expect(await text(edited.locator('del'))).toContain('The first page of the handbook.');
     // An unchanged block is shown as is, marked neither way.
     expect(await edited.locator('.diff-block:not(ins):not(del)').filter({ hasText: 'Keep this paragraph.' }).count()).toBe(1);
+    // A changed tabs block is on the screen twice, old and new: the old one's ids are its own, so that every
+    // tab controls its own panel and no id is repeated.
+    expect(await text(edited.locator('del [role=tabpanel]'))).toContain('Run setup.sh.');
+    expect(await text(edited.locator('ins [role=tabpanel]'))).toContain('Run setup.sh --now.');
+    for (const side of ['del', 'ins']) {
+      const controlled = await edited.locator(`${side} [role=tab]`).getAttribute('aria-controls');
+      expect(await edited.locator(`${side} [role=tabpanel]`).getAttribute('id')).toBe(controlled);
+    }
+    expect(await page.evaluate(() => { const ids = Array.from(document.querySelectorAll('[id]')).map((node) => node.id); return ids.length - new Set(ids).size; })).toBe(0);
     expect(await changes.count()).toBeGreaterThan(0);
     const moved = page.getByRole('article', { name: /Moved FAQ/ });
     await moved.getByText('Moved from the top level into “Getting started”.').waitFor();

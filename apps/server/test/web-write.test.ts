@@ -132,6 +132,27 @@ describe.skipIf(!canRunApp || !contractHasSignIn)('writing in a change request, 
     await page.keyboard.type('Mind the gap.');
     await page.getByRole('article', { name: 'Preview of Guide' }).getByRole('note').getByText('Mind the gap.').waitFor();
 
+    // Tabs from the slash menu: two tabs, the first one's content selected to be typed over; the preview
+    // shows them as the reader does, switched by click and by the arrow keys.
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\n/tabs');
+    await page.getByRole('option', { name: 'Table' }).waitFor({ state: 'detached' });
+    await page.getByRole('option', { name: 'Tabs' }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('npm install quire');
+    const preview = page.getByRole('article', { name: 'Preview of Guide' });
+    await preview.getByRole('tabpanel').getByText('npm install quire').waitFor();
+    expect(await preview.getByRole('tab').allTextContents()).toEqual(['First tab', 'Second tab']);
+    expect(await preview.getByRole('tab', { name: 'First tab' }).getAttribute('aria-selected')).toBe('true');
+    await preview.getByRole('tab', { name: 'Second tab' }).click();
+    await preview.getByRole('tabpanel').getByText('Content of the second tab').waitFor();
+    expect(await preview.getByRole('tabpanel').count()).toBe(1);
+    await page.keyboard.press('ArrowLeft');
+    await preview.getByRole('tabpanel').getByText('npm install quire').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('First tab');
+    await app.shoot(page, 'write-03b-tabs');
+    await editor.click();
+
     // The toolbar: a table, then a link whose address completes to a page of the space.
     await page.keyboard.press('Control+End');
     await page.getByRole('button', { name: 'Table' }).click();
@@ -179,6 +200,7 @@ describe.skipIf(!canRunApp || !contractHasSignIn)('writing in a change request, 
 
     const stored = (await storedPage(ids.guide!)).markdown ?? '';
     expect(stored).toContain('{% hint style="warning" %}\nMind the gap.');
+    expect(stored).toContain('{% tabs %}\n{% tab title="First tab" %}\nnpm install quire\n{% endtab %}\n\n{% tab title="Second tab" %}\nContent of the second tab\n{% endtab %}\n{% endtabs %}');
     expect(stored).toMatch(/\| Column \| Column \|/);
     expect(stored).toContain(`[Link text](/pages/${ids.install})`);
     expect(stored).toMatch(/!\[pasted\.png\]\(\/files\/[^)]+\)/);

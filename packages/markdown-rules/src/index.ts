@@ -2,3 +2,4 @@
 // server's modules, so what both must decide alike lives here). No dependencies, no I/O.
 export * from './links.js';
 export * from './delimiters.js';
+export * from './gitbook-tabs.js';

@@ -48,6 +48,28 @@ describe('renderMarkdown', () => {
     expect(render('{% hint style="weird" %}\nx\n{% endhint %}\n').html).toContain('hint-info');
   });
 
+  it('renders GitBook tabs as the WAI-ARIA tabs pattern, every panel in the page and readable without script', () => {
+    const out = render(
+      '# Install\n\n{% tabs %}\n{% tab title="npm" %}\nnpm i *quire*\n\n{% hint style="info" %}\nNode 20.\n{% endhint %}\n{% endtab %}\n\n{% tab title="yarn" %}\n```sh\nyarn add quire\n```\n{% endtab %}\n{% endtabs %}\n',
+    ).html;
+    expect(out).toContain(
+      '<div class="tabset" id="tabs.install.1"><div role="tablist" class="tabset-list">' +
+        '<button type="button" role="tab" class="tabset-tab" id="tabs.install.1-tab-1" aria-controls="tabs.install.1-panel-1" aria-selected="true" tabindex="0">npm</button>' +
+        '<button type="button" role="tab" class="tabset-tab" id="tabs.install.1-tab-2" aria-controls="tabs.install.1-panel-2" aria-selected="false" tabindex="-1">yarn</button></div>' +
+        '<div class="tabset-panel" role="tabpanel" id="tabs.install.1-panel-1" aria-labelledby="tabs.install.1-tab-1" tabindex="0"><p class="tabset-title">npm</p><p>npm i <em>quire</em></p>' +
+        '<div class="hint hint-info" role="note" aria-label="Info"><p>Node 20.</p></div></div>' +
+        '<div class="tabset-panel" role="tabpanel" id="tabs.install.1-panel-2" aria-labelledby="tabs.install.1-tab-2" tabindex="0"><p class="tabset-title">yarn</p><pre><code class="hljs language-sh">',
+    );
+    // No panel is hidden in the HTML: without JavaScript every tab is read in turn.
+    expect(out).not.toContain('hidden');
+    // Ids are unique on the page: numbered per block after its heading, never a heading's anchor.
+    const two = render('{% tabs %}\n{% tab title="a" %}\nA\n{% endtab %}\n{% endtabs %}\n\n# Tabs 1\n\n{% tabs %}\n{% tab title="b" %}\nB\n{% endtab %}\n{% endtabs %}\n').html;
+    const ids = [...two.matchAll(/ id="([^"]+)"/g)].map((match) => match[1]);
+    expect(ids).toEqual(['tabs.1', 'tabs.1-tab-1', 'tabs.1-panel-1', 'tabs-1', 'tabs.tabs-1.1', 'tabs.tabs-1.1-tab-1', 'tabs.tabs-1.1-panel-1']);
+    // Tags that make no tabs block stay text, as the server's content model reads them.
+    expect(render('{% tabs %}\n{% tab title="a" %}\nNever closed.\n').html).toBe('<p>{% tabs %}\n{% tab title="a" %}\nNever closed.</p>');
+  });
+
   it("keeps a table's alignment from its Markdown (the stylesheet follows it), and gives none otherwise", () => {
     const aligned = render('| a | b | c |\n| :-- | :-: | --: |\n| 1 | 2 | 3 |\n').html;
     expect(aligned).toContain('<th align="left">a</th>\n<th align="center">b</th>\n<th align="right">c</th>');
@@ -96,12 +118,15 @@ describe('renderMarkdown', () => {
       '{% hint style="info\\" onclick=\\"alert(1)" %}\nx\n{% endhint %}',
       '# <img src=x onerror=alert(1)> heading',
       '<details open ontoggle=alert(1)>x</details>',
+      '{% tabs %}\n{% tab title="\\<img src=x onerror=alert(1)> \\" onclick=\\"alert(1)" %}\n<script>alert(1)</script>\n{% endtab %}\n{% endtabs %}',
       '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>',
     ].join('\n\n');
     const out = render(hostile);
     expectNoScript(out.html);
     // The code block shows the script as text, escaped.
     expect(out.html).toContain('&#x3C;');
+    // A hostile tab title is the tab's text, escaped, in its button and its panel.
+    expect(out.html).toContain('aria-selected="true" tabindex="0">&#x3C;img src=x onerror=alert(1)> " onclick="alert(1)</button>');
   });
 
   it('refuses to render past the size bound', () => {

@@ -10,12 +10,13 @@ import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { HINT_NAMES, remarkHints } from './hints.js';
+import { rehypeTabs, remarkTabs, TABS_CLASS, TABS_PANEL_CLASS, TABS_TITLE_CLASS } from './tabs.js';
 
 /*
- * Page Markdown -> HTML for readers: remark-parse + remark-gfm -> hints -> remark-rehype (raw HTML in the
+ * Page Markdown -> HTML for readers: remark-parse + remark-gfm -> tabs -> hints -> remark-rehype (raw HTML in the
  * content is dropped, never passed through) -> rehype-sanitize with GitHub's schema (no script, no event
  * handler, no javascript: or data: URL) -> links and images resolved to the site's addresses -> highlighting
- * -> stable heading anchors -> HTML. Everything after the sanitizer adds only what this module makes itself
+ * -> stable heading anchors -> the tabs pattern (tabs.ts) -> HTML. Everything after the sanitizer adds only what this module makes itself
  * (classes, ids, the site's own addresses), so nothing from the content can reach the page unsanitized.
  *
  * The input is plain data (no callbacks) so the same function runs in a worker thread (render-pool.ts).
@@ -61,10 +62,11 @@ const schema: SanitizeSchema = {
     ...defaultSchema.attributes,
     div: [
       ...(defaultSchema.attributes?.div ?? []),
-      ['className', 'hint', 'hint-info', 'hint-success', 'hint-warning', 'hint-danger'],
+      ['className', 'hint', 'hint-info', 'hint-success', 'hint-warning', 'hint-danger', TABS_CLASS, TABS_PANEL_CLASS],
       ['role', 'note'],
       ['ariaLabel', ...Object.values(HINT_NAMES)],
     ],
+    p: [...(defaultSchema.attributes?.p ?? []), ['className', TABS_TITLE_CLASS]],
   },
 };
 
@@ -185,12 +187,14 @@ function rehypeHeadingAnchors() {
 const processor = unified()
   .use(remarkParse)
   .use(remarkGfm)
+  .use(remarkTabs)
   .use(remarkHints)
   .use(remarkRehype)
   .use(rehypeSanitize, schema)
   .use(rehypeSiteLinks)
   .use(rehypeHighlight, { detect: false })
   .use(rehypeHeadingAnchors)
+  .use(rehypeTabs)
   .use(rehypeStringify)
   .freeze();
 

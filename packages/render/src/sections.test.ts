@@ -15,6 +15,7 @@ const PAGES = [
   '## Links\n\n[other](/pages/p1) and [rel](other.md) and [out](https://example.com).\n\n## Code\n\n```js\nconst a = 1;\n```\n',
   '# One\n\n1. first\n2. second\n\n# Two\n\n- [ ] task\n- [x] done\n\n---\n\n# Three ###\n',
   '#No space is a paragraph\n\n# Then a heading\n\n####### seven is text\n',
+  '{% tabs %}\n{% tab title="a" %}\nA\n{% endtab %}\n{% endtabs %}\n\n# One\n\n{% tabs %}\n{% tab title="b" %}\n## In a tab\n{% endtab %}\n{% endtabs %}\n\n# Two\n\n{% tabs %}\n{% tab title="c" %}\nC\n{% endtab %}\n{% endtabs %}\n',
   '',
 ];
 
@@ -26,9 +27,15 @@ describe('splitSections and createSectionRenderer', () => {
     }
   });
 
-  it('cut at headings outside code fences and hints only', () => {
+  it('cut at headings outside code fences, hints and tabs only', () => {
     expect(splitSections(PAGES[3]!)).toEqual(['```sh\n# not a heading\necho hi\n```\n', '# Real\n\n~~~\n## still code\n~~~\n']);
     expect(splitSections(PAGES[4]!)).toEqual(['{% hint style="info" %}\n# Inside a hint\nText.\n{% endhint %}\n', '## After the hint\n\nMore.\n']);
+    expect(splitSections('# A\n\n{% tabs %}\n{% tab title="t" %}\n# In a tab\n{% endtab %}\n{% endtabs %}\n# B\n')).toEqual([
+      '# A\n\n{% tabs %}\n{% tab title="t" %}\n# In a tab\n{% endtab %}\n{% endtabs %}',
+      '# B\n',
+    ]);
+    // A heading in a hint or a tab is told apart from the others' anchors by the whole render.
+    expect(splitSections('# A\n\n{% tabs %}\n{% tab title="t" %}\n# A\n{% endtab %}\n{% endtabs %}\n')).toBeNull();
   });
 
   it('render whole the pages whose sections depend on each other: reference links, footnotes, repeated headings', () => {

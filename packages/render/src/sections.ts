@@ -16,6 +16,8 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const ATX_HEADING = /^#{1,6}(?:[ \t]|$)/;
 const HINT_OPEN = /^\s*\{%\s*hint\b/;
 const HINT_CLOSE = /^\s*\{%\s*endhint\s*%\}/;
+const TABS_OPEN = /^\s*\{%\s*tabs\s*%\}/;
+const TABS_CLOSE = /^\s*\{%\s*endtabs\s*%\}/;
 const CROSS_SECTION = /^ {0,3}\[[^\]]+\]:|\[\^/m;
 
 /** The page cut at its headings, or null when a part of it refers to another (see above). */
@@ -26,6 +28,9 @@ export function splitSections(markdown: string): string[] | null {
   let current: string[] = [];
   let fence: string | null = null;
   let hints = 0;
+  // Tabs are not cut either: a tab's heading is no section's start, and a block's ids are numbered after
+  // the top-level heading before it (tabs.ts), which a cut inside the block would change.
+  let tabs = 0;
   for (const line of markdown.split('\n')) {
     if (fence) {
       if (line.trimStart().startsWith(fence) && line.trim().replace(/[`~]/g, '') === '') fence = null;
@@ -34,12 +39,17 @@ export function splitSections(markdown: string): string[] | null {
       if (opened) fence = opened[1]!;
       else if (HINT_OPEN.test(line)) hints += 1;
       else if (HINT_CLOSE.test(line)) hints = Math.max(0, hints - 1);
-      else if (hints === 0 && ATX_HEADING.test(line)) {
+      else if (TABS_OPEN.test(line)) tabs += 1;
+      else if (TABS_CLOSE.test(line)) tabs = Math.max(0, tabs - 1);
+      else if (ATX_HEADING.test(line)) {
         const slug = line.replace(/^#+/, '').replace(/#+\s*$/, '').trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+        // A heading inside a hint or a tab cuts nothing, but its anchor is told apart from the others'.
         if (slugs.has(slug)) return null;
         slugs.add(slug);
-        if (current.length > 0) sections.push(current.join('\n'));
-        current = [];
+        if (hints === 0 && tabs === 0) {
+          if (current.length > 0) sections.push(current.join('\n'));
+          current = [];
+        }
       }
     }
     current.push(line);

@@ -8,6 +8,7 @@ import {
   type DocBlockquote,
   type DocFootnote,
   type DocHint,
+  type DocTabsItem,
   type DocImage,
   type DocInlineContent,
   type DocList,
@@ -310,6 +311,13 @@ class Renderer {
       case 'hint':
         this.hint(node, box);
         return;
+      case 'tabs':
+        // Paper shows every tab: each one's title, then its content.
+        for (const tab of node.nodes) this.tab(tab, box);
+        return;
+      case 'tabs-item':
+        this.tab(node, box);
+        return;
       case 'code':
         this.code(node.nodes.map(plainText), box);
         return;
@@ -402,6 +410,14 @@ class Renderer {
     this.blocks(node.nodes, { ...box, x: box.x + 14, width: box.width - 14, color: MUTED_COLOR });
     const end = { page: this.pageIndex(), y: this.doc.y - this.lastGap };
     this.alongside(start, end, (y0, y1) => this.doc.rect(box.x + 2, y0, 3, y1 - y0).fill(RULE_COLOR));
+    this.gap(6);
+  }
+
+  private tab(node: DocTabsItem, box: Box): void {
+    this.ensureSpace(BODY_SIZE * 3);
+    this.write([{ text: node.data.title, bold: true, italic: false, strike: false, code: false, color: TEXT_COLOR }], box, { size: 9.5 });
+    this.doc.y += 2;
+    this.blocks(node.nodes, { ...box, x: box.x + 10, width: box.width - 10 });
     this.gap(6);
   }
 

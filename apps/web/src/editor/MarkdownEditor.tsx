@@ -54,7 +54,7 @@ const highlight = HighlightStyle.define([
 ]);
 
 /** The blocks offered as buttons; the slash menu offers all of BLOCKS. */
-const TOOLBAR = ['Heading 2', 'Heading 3', 'Bulleted list', 'Numbered list', 'Table', 'Code block', 'Info hint', 'Warning hint', 'Link to a page'];
+const TOOLBAR = ['Heading 2', 'Heading 3', 'Bulleted list', 'Numbered list', 'Table', 'Code block', 'Info hint', 'Warning hint', 'Tabs', 'Link to a page'];
 
 export interface MarkdownEditorProps {
   /** The text the editor starts with; later changes of this prop replace the text (taking another version). */

@@ -4,9 +4,10 @@ import type { EditorView } from '@codemirror/view';
 
 /*
  * The blocks a page can hold, as the Markdown that @quire/render and the server's parser read: headings,
- * lists, tables, code, hints (GitBook's `{% hint style="…" %}` … `{% endhint %}`), images and files (links to
- * `/files/<id>`, inserted by uploading), and links to other pages (`/pages/<id>`, stable across renames).
- * The content model holds no tabs block, so there is none here. One list serves the toolbar and the slash menu.
+ * lists, tables, code, hints (GitBook's `{% hint style="…" %}` … `{% endhint %}`), tabs (GitBook's `{% tabs %}`
+ * of `{% tab title="…" %}` … `{% endtab %}`), images and files (links to `/files/<id>`, inserted by
+ * uploading), and links to other pages (`/pages/<id>`, stable across renames). One list serves the toolbar
+ * and the slash menu.
  */
 
 export interface Block {
@@ -72,6 +73,19 @@ export const BLOCKS: Block[] = [
   hint('warning', 'Warning hint'),
   hint('danger', 'Danger hint'),
   hint('success', 'Success hint'),
+  {
+    label: 'Tabs',
+    keywords: 'tabs tabbed alternatives variants',
+    // Two tabs, the first one's content selected to be typed over; titles are edited in their tags.
+    insert: (view, from, to) =>
+      wrap(
+        view,
+        '{% tabs %}\n{% tab title="First tab" %}\n',
+        'Content of the first tab',
+        '\n{% endtab %}\n\n{% tab title="Second tab" %}\nContent of the second tab\n{% endtab %}\n{% endtabs %}\n',
+        { block: true, from, to },
+      ),
+  },
   {
     label: 'Link to a page',
     keywords: 'link page reference',

@@ -6,7 +6,8 @@ import { diffArrays, diffLines, type ChangeObject } from 'diff';
  * - the rendered diff, block by block: each side is rendered by @quire/render (so sanitized exactly as the
  *   reader renders it), split into its top-level blocks (paragraphs, headings, lists, tables, hints...), and
  *   the two lists of blocks are diffed as arrays of their HTML. A block that changed shows as the old one
- *   removed and the new one added.
+ *   removed and the new one added; the removed one's ids get a prefix (`before:`, which no heading anchor or
+ *   tabs id holds), so that ids stay unique on the screen and each tab controls its own panel.
  */
 
 export type DiffKind = 'added' | 'removed' | 'same';
@@ -40,6 +41,24 @@ export function htmlBlocks(html: string): string[] {
     .filter((block) => block.length > 0);
 }
 
+const ID_ATTRIBUTES = ['id', 'aria-controls', 'aria-labelledby'] as const;
+
+/** The HTML of a removed block with its ids, and the references to them, prefixed (see above). */
+function withOldIds(html: string): string {
+  if (!html.includes(' id=')) return html;
+  const parsed = new DOMParser().parseFromString(`<body>${html}</body>`, 'text/html');
+  for (const element of Array.from(parsed.body.querySelectorAll('[id], [aria-controls], [aria-labelledby]'))) {
+    for (const name of ID_ATTRIBUTES) {
+      const value = element.getAttribute(name);
+      if (value) element.setAttribute(name, value.split(/\s+/).map((id) => `before:${id}`).join(' '));
+    }
+  }
+  return parsed.body.innerHTML;
+}
+
 export function renderedDiff(beforeHtml: string, afterHtml: string): DiffBlock[] {
-  return diffArrays(htmlBlocks(beforeHtml), htmlBlocks(afterHtml)).flatMap((change) => change.value.map((html) => ({ kind: kindOf(change), html })));
+  return diffArrays(htmlBlocks(beforeHtml), htmlBlocks(afterHtml)).flatMap((change) => {
+    const kind = kindOf(change);
+    return change.value.map((html) => ({ kind, html: kind === 'removed' ? withOldIds(html) : html }));
+  });
 }

@@ -113,6 +113,12 @@ export interface DocHint extends BlockOf<'hint', DocBlock> {
   /** `alert` is the GitHub alert marker (`NOTE`, `WARNING`...) when the hint was written as one. */
   data: { style: string; alert?: string };
 }
+/** One tab of a tabs block; its title is the tab's label. */
+export interface DocTabsItem extends BlockOf<'tabs-item', DocBlock> {
+  data: { title: string };
+}
+/** Tabs (GitBook's `{% tabs %}`): one or more tabs, of which a reader shows one at a time. */
+export type DocTabs = BlockOf<'tabs', DocTabsItem>;
 export interface DocListItem extends BlockOf<'list-item', DocBlock> {
   /** `checked` on task items; `spread` on the items of a loose list (blank lines between its items). */
   data?: { checked?: boolean; spread?: boolean };
@@ -182,6 +188,8 @@ export type DocBlock =
   | DocDivider
   | DocBlockquote
   | DocHint
+  | DocTabs
+  | DocTabsItem
   | DocList
   | DocListItem
   | DocCode

@@ -198,6 +198,124 @@ describe('markdownToDocument', () => {
   });
 });
 
+describe('GitBook tabs', () => {
+  const TABS = MARKDOWN_SAMPLES.find((sample) => sample.startsWith('{% tabs %}'))!;
+
+  it('reads tabs as a tabs block of titled tabs-item blocks, keeping the blocks nested in each tab', () => {
+    const document = markdownToDocument(TABS);
+    expect(document.nodes.map((node) => node.type)).toEqual(['tabs']);
+    const tabs = document.nodes[0]!;
+    expect(tabs).toMatchObject({ object: 'block', type: 'tabs', nodes: [{ type: 'tabs-item', data: { title: 'npm' } }, { type: 'tabs-item', data: { title: 'Yarn & "pnpm"' } }] });
+    const [npm, yarn] = tabs.nodes as DocBlock[];
+    expect(blocks(npm!.nodes).map((node) => node.type)).toEqual(['paragraph', 'hint']);
+    expect(dataOf(npm!.nodes[1])).toEqual({ style: 'info' });
+    expect(plainText(npm!.nodes[0]!)).toBe('npm install quire');
+    expect(blocks(yarn!.nodes).map((node) => node.type)).toEqual(['list-unordered', 'code']);
+    expect(dataOf(yarn!.nodes[1])).toEqual({ syntax: 'sh' });
+  });
+
+  it('writes tabs back as GitBook tags, titles escaped so that they read back as written', () => {
+    const markdown = documentToMarkdown(markdownToDocument(TABS));
+    expect(markdown).toBe(
+      [
+        '{% tabs %}',
+        '',
+        '{% tab title="npm" %}',
+        '',
+        'npm install *quire*',
+        '',
+        '{% hint style="info" %}',
+        '',
+        'Needs Node 20.',
+        '',
+        '{% endhint %}',
+        '',
+        '{% endtab %}',
+        '',
+        '{% tab title="Yarn \\& "pnpm"" %}',
+        '',
+        '- one',
+        '- two',
+        '',
+        '```sh',
+        'yarn add quire',
+        '```',
+        '',
+        '{% endtab %}',
+        '',
+        '{% endtabs %}',
+        '',
+      ].join('\n'),
+    );
+    expect(markdownToDocument(markdown)).toEqual(markdownToDocument(TABS));
+    const title = 'a *b* <c> [d](e) `f` \\ %} {% endtab %}';
+    const written = documentToMarkdown({
+      nodes: [{ object: 'block', type: 'tabs', nodes: [{ object: 'block', type: 'tabs-item', data: { title }, nodes: [] }] }] as never,
+    });
+    expect(markdownToDocument(written).nodes[0]).toMatchObject({ type: 'tabs', nodes: [{ type: 'tabs-item', data: { title }, nodes: [] }] });
+  });
+
+  it('leaves tags that make no tabs block as the text they are', () => {
+    const malformed = [
+      '{% tabs %}\n{% tab title="a" %}\nNever closed.\n{% endtab %}\n',
+      '{% tabs %}\n{% tab title="a" %}\nA\n{% endtab %}\nBetween tabs.\n{% tab title="b" %}\nB\n{% endtab %}\n{% endtabs %}\n',
+      '{% tabs %}\n{% tab title="a" %}\n{% tabs %}\n{% tab title="in" %}\nA\n{% endtab %}\n{% endtabs %}\n{% endtab %}\n{% endtabs %}\n',
+      '{% tabs %}\n{% endtabs %}\n',
+      '{% tabs %}\n{% tab title="*styled*" %}\nA\n{% endtab %}\n{% endtabs %}\n',
+      'Text first\n{% tabs %}\n{% tab title="a" %}\nA\n{% endtab %}\n{% endtabs %}\n',
+    ];
+    for (const markdown of malformed) {
+      const document = markdownToDocument(markdown);
+      expect(allNodes(document.nodes).some((node) => node.object === 'block' && (node.type === 'tabs' || node.type === 'tabs-item')), markdown).toBe(false);
+      expect(document.nodes.map((node) => plainText(node)).join('\n').replace(/\s+/g, ''), markdown).toBe(markdown.replace(/[*\s]/g, '').replace(/\*/g, ''));
+    }
+    // A tabs block closed with text after the closing tag keeps that text as a paragraph after the block.
+    const after = markdownToDocument('{% tabs %}\n{% tab title="a" %}\nA\n{% endtab %}\n{% endtabs %}\nAfter.\n');
+    expect(after.nodes.map((node) => node.type)).toEqual(['tabs', 'paragraph']);
+    expect(plainText(after.nodes[1]!)).toBe('After.');
+  });
+
+  it('takes the closing tags back from a list or quote that ends a tab without a blank line (lazy lines)', () => {
+    const document = markdownToDocument('{% tabs %}\n{% tab title="a" %}\n- one\n- two\n{% endtab %}\n{% tab title="b" %}\n> quoted\n{% endtab %}\n{% endtabs %}\n');
+    expect(document.nodes).toMatchObject([{ type: 'tabs', nodes: [{ type: 'tabs-item', nodes: [{ type: 'list-unordered' }] }, { type: 'tabs-item', nodes: [{ type: 'blockquote' }] }] }]);
+    expect(plainText(document.nodes[0]!)).toBe('onetwoquoted');
+    expect(markdownToDocument(documentToMarkdown(document))).toEqual(document);
+    // A tag amid a list's text is the list's text.
+    expect(markdownToDocument('{% tabs %}\n{% tab title="a" %}\n- one\n{% endtab %}\nmore\n{% endtabs %}\n').nodes.map((node) => node.type)).toEqual(['paragraph', 'list-unordered']);
+  });
+
+  it('writes tabs that markdown cannot hold where they stand (in a list, in a tab) as their content', () => {
+    const tab = (title: string, text: string) => ({
+      object: 'block',
+      type: 'tabs-item',
+      data: { title },
+      nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] }],
+    });
+    const nested = { object: 'block', type: 'tabs', nodes: [tab('in', 'inner')] };
+    const markdown = documentToMarkdown({
+      nodes: [
+        { object: 'block', type: 'list-unordered', nodes: [{ object: 'block', type: 'list-item', nodes: [nested] }] },
+        { object: 'block', type: 'tabs', nodes: [{ ...tab('out', 'outer'), nodes: [...tab('out', 'outer').nodes, nested] }] },
+        { object: 'block', type: 'tabs', nodes: [] },
+      ] as never,
+    });
+    expect(markdown).toBe('- inner\n\n{% tabs %}\n\n{% tab title="out" %}\n\nouter\n\ninner\n\n{% endtab %}\n\n{% endtabs %}\n');
+  });
+
+  it('indexes every tab for search, titles and contents', () => {
+    const sections = extractSections(`# Install\n\n${TABS}`);
+    expect(sections).toHaveLength(1);
+    expect(sections[0]!.body).toContain('Yarn & "pnpm"');
+    expect(sections[0]!.body).toContain('yarn add quire');
+    expect(sections[0]!.body).toContain('Needs Node 20.');
+  });
+
+  it('holds the content of tabs to the content limits', () => {
+    const deep = `{% tabs %}\n{% tab title="a" %}\n${'> '.repeat(40)}deep\n{% endtab %}\n{% endtabs %}\n`;
+    expect(() => markdownToDocument(deep)).toThrow(/nests quotes and lists up to \d+ levels deep/);
+  });
+});
+
 describe('documentToMarkdown', () => {
   it('round-trips what the parser produces: parsing its output gives the same document', () => {
     const doc = markdownToDocument(RICH);

@@ -1,6 +1,6 @@
 import type * as mdast from 'mdast';
 import { markdownLimitBreach } from './limits.js';
-import { groupGitBookHints, parseMarkdown } from './syntax.js';
+import { groupGitBookBlocks, parseMarkdown, type GitBookBlock } from './syntax.js';
 
 /* Search sections: a page cut at its headings, as plain text, and the anchors of those headings. */
 
@@ -27,19 +27,27 @@ export function extractSections(markdown: string): MarkdownSection[] {
     const body = current.parts.filter((part) => part.trim() !== '').join('\n');
     if (current.id !== '' || body !== '') sections.push({ id: current.id, title: current.title, body });
   };
-  for (const node of groupGitBookHints(tree.children)) {
+  for (const node of groupGitBookBlocks(tree.children)) {
     if (node.type === 'heading') {
       flush();
       const title = mdastText(node).trim();
       current = { id: headingAnchor(title, anchors), title, parts: [] };
-    } else if (node.type === 'quireHint') {
-      current.parts.push(...node.children.map(mdastText));
-    } else if (node.type !== 'definition' && node.type !== 'html') {
-      current.parts.push(mdastText(node));
+    } else {
+      current.parts.push(groupText(node));
     }
   }
   flush();
   return sections;
+}
+
+/** Plain text of a block: a hint's contents, each tab's title and contents (every tab is found, not only the first shown). */
+function groupText(node: GitBookBlock): string {
+  if (node.type === 'quireHint') return node.children.map(groupText).filter((part) => part !== '').join('\n');
+  if (node.type === 'quireTabs') {
+    return node.children.flatMap((tab) => [tab.title, ...tab.children.map(groupText)]).filter((part) => part.trim() !== '').join('\n');
+  }
+  if (node.type === 'definition' || node.type === 'html') return '';
+  return mdastText(node);
 }
 
 /** Plain text of an mdast node: text values, code, image alt text; blocks on separate lines. */

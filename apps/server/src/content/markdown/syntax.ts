@@ -1,5 +1,6 @@
 import type * as mdast from 'mdast';
 import { parseCommonMark, parseGfm } from '../markdown-libraries.js';
+import { groupGitBookTabs, type TabsGroup } from '@quire/markdown-rules';
 
 /*
  * Markdown syntax that more than one reader of markdown shares: parsing, the tree walk, link definitions,
@@ -49,7 +50,21 @@ export function collectDefinitions(tree: mdast.Root): Map<string, mdast.Definiti
 export interface HintGroup {
   type: 'quireHint';
   style: string;
-  children: mdast.BlockContent[];
+  children: GitBookBlock[];
+}
+
+/** A block of markdown, or a block GitBook writes as template tags (hints, tabs). */
+export type GitBookBlock = mdast.RootContent | HintGroup | TabsGroup<mdast.RootContent | HintGroup>;
+
+/**
+ * The top-level blocks with GitBook's tabs and hints grouped (see groupGitBookTabs and groupGitBookHints),
+ * hints inside tabs too. Tabs first: their tags cut paragraphs that may also hold a hint's tags.
+ */
+export function groupGitBookBlocks(children: mdast.RootContent[]): GitBookBlock[] {
+  const withTabs = groupGitBookTabs(children).map((node) =>
+    node.type === 'quireTabs' ? { ...node, children: node.children.map((tab) => ({ ...tab, children: groupGitBookHints(tab.children) as (mdast.RootContent | HintGroup)[] })) } : node,
+  );
+  return groupGitBookHints(withTabs);
 }
 
 const HINT_OPEN = /^\{%\s*hint\s+style="([a-z]+)"\s*%\}[ \t]*(?:\n|$)/;
@@ -60,8 +75,8 @@ const HINT_CLOSE = /(?:^|\n)[ \t]*\{%\s*endhint\s*%\}\s*$/;
  * GitBook are full of them, so they are recognised here: either within one paragraph (no blank lines) or as
  * an opening paragraph, blocks, and a closing paragraph. Anything unclosed is left as the text it is.
  */
-export function groupGitBookHints(children: mdast.RootContent[]): (mdast.RootContent | HintGroup)[] {
-  const out: (mdast.RootContent | HintGroup)[] = [];
+export function groupGitBookHints(children: readonly GitBookBlock[]): GitBookBlock[] {
+  const out: GitBookBlock[] = [];
   for (let i = 0; i < children.length; i++) {
     const node = children[i]!;
     const open = node.type === 'paragraph' ? matchHintOpen(node) : undefined;
@@ -70,7 +85,7 @@ export function groupGitBookHints(children: mdast.RootContent[]): (mdast.RootCon
       continue;
     }
     const [style, first] = open;
-    const collected: mdast.BlockContent[] = [];
+    const collected: GitBookBlock[] = [];
     let closedAt = -1;
     if (first) {
       const closed = stripHintClose(first);
@@ -88,7 +103,7 @@ export function groupGitBookHints(children: mdast.RootContent[]): (mdast.RootCon
         if (closed) collected.push(closed);
         closedAt = j;
       } else {
-        collected.push(next as mdast.BlockContent);
+        collected.push(next);
       }
     }
     if (closedAt < 0) {

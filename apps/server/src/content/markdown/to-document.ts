@@ -29,7 +29,7 @@ import {
 } from './document.js';
 import { parseMarkdownWithinLimits } from './limits.js';
 import { classifyUrl } from './links.js';
-import { alertOf, collectDefinitions, groupGitBookHints, reusableIncludeOf, type HintGroup } from './syntax.js';
+import { alertOf, collectDefinitions, groupGitBookBlocks, reusableIncludeOf, type GitBookBlock } from './syntax.js';
 
 /*
  * Markdown to Document. Markdown is what Quire stores (it is what clients write, what Git holds and what
@@ -52,7 +52,7 @@ export interface MarkdownOptions {
 export function markdownToDocument(markdown: string, options: MarkdownOptions = {}): Doc {
   const tree = parseMarkdownWithinLimits(markdown, options.what);
   const context: ConvertContext = { options, definitions: collectDefinitions(tree) };
-  const nodes = convertBlocks(groupGitBookHints(tree.children), context);
+  const nodes = convertBlocks(groupGitBookBlocks(tree.children), context);
   assignKeys(nodes, '');
   return { object: 'document', data: { schemaVersion: DOCUMENT_SCHEMA_VERSION }, nodes };
 }
@@ -62,7 +62,7 @@ interface ConvertContext {
   definitions: Map<string, mdast.Definition>;
 }
 
-function convertBlocks(children: readonly (mdast.RootContent | HintGroup)[], context: ConvertContext): DocBlock[] {
+function convertBlocks(children: readonly GitBookBlock[], context: ConvertContext): DocBlock[] {
   const out: DocBlock[] = [];
   for (const child of children) {
     const block = convertBlock(child, context);
@@ -76,7 +76,7 @@ function withData<T extends object, D extends object>(node: T, data: D | undefin
   return data && Object.keys(data).length > 0 ? { ...node, data } : node;
 }
 
-function convertBlock(node: mdast.RootContent | HintGroup, context: ConvertContext): DocBlock | undefined {
+function convertBlock(node: GitBookBlock, context: ConvertContext): DocBlock | undefined {
   switch (node.type) {
     case 'paragraph': {
       const images = imagesOnly(node);
@@ -109,6 +109,12 @@ function convertBlock(node: mdast.RootContent | HintGroup, context: ConvertConte
     }
     case 'quireHint':
       return { object: 'block', type: 'hint', nodes: convertBlocks(node.children, context), data: { style: node.style } };
+    case 'quireTabs':
+      return {
+        object: 'block',
+        type: 'tabs',
+        nodes: node.children.map((tab) => ({ object: 'block', type: 'tabs-item', data: { title: tab.title }, nodes: convertBlocks(tab.children, context) })),
+      };
     case 'list': {
       const tasks = node.children.some((item) => typeof item.checked === 'boolean');
       // Looseness is the list's (blank lines between items), kept on each item: the public format's lists

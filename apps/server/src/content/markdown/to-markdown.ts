@@ -3,6 +3,7 @@ import type * as mdast from 'mdast';
 import type { Options as ToMarkdownOptions } from 'mdast-util-to-markdown';
 import { printGfm } from '../markdown-libraries.js';
 import { TABLE_HEADER_FRAGMENT } from './document.js';
+import { TAB_CLOSE_TAG, TABS_CLOSE_TAG, TABS_OPEN_TAG, tabOpenTag } from '@quire/markdown-rules';
 import { ALERT_FOR_STYLE, ALERT_STYLES, reusableIncludeTag } from './syntax.js';
 
 /*
@@ -45,14 +46,15 @@ const TO_MARKDOWN_OPTIONS: Omit<ToMarkdownOptions, 'extensions'> = {
 
 /** Markdown for a document made by `markdownToDocument` (the parser's round trip). */
 export function documentToMarkdown(document: Pick<JSONDocument, 'nodes'>): string {
-  const root: mdast.Root = { type: 'root', children: blocksToMdast(document.nodes as LooseNode[]) };
+  const root: mdast.Root = { type: 'root', children: blocksToMdast(document.nodes as LooseNode[], true) };
   return printGfm(root, TO_MARKDOWN_OPTIONS);
 }
 
-function blocksToMdast(nodes: readonly LooseNode[]): mdast.RootContent[] {
+/** `top`: the blocks are the document's own, where tabs may stand (markdown reads their tags nowhere else). */
+function blocksToMdast(nodes: readonly LooseNode[], top = false): mdast.RootContent[] {
   const out: mdast.RootContent[] = [];
   for (const node of nodes) {
-    if (node.object === 'block') out.push(...blockToMdast(node));
+    if (node.object === 'block') out.push(...(top && node.type === 'tabs' ? tabsToMdast(node) : blockToMdast(node)));
     else out.push({ type: 'paragraph', children: inlinesToMdast([node]) });
   }
   return out;
@@ -163,6 +165,26 @@ function blockToMdast(node: LooseNode): mdast.RootContent[] {
       return node.nodes.length > 0 ? [{ type: 'paragraph', children: inlinesToMdast(node.nodes) }] : [];
     }
   }
+}
+
+/**
+ * Tabs in GitBook's tags (blank lines between, so that each tag is a paragraph of its own). A tabs block
+ * without tabs is written as nothing: its tags alone would read back as text. Children that are not tabs
+ * (documents of other producers) become untitled tabs. Tabs nested elsewhere (in a list, a quote, a tab),
+ * which markdown cannot hold, keep their content through blockToMdast's default.
+ */
+function tabsToMdast(node: LooseNode): mdast.RootContent[] {
+  const tabs = childrenOf(node);
+  if (tabs.length === 0) return [];
+  const out: mdast.RootContent[] = [{ type: 'html', value: TABS_OPEN_TAG }];
+  for (const tab of tabs) {
+    const isItem = tab.object === 'block' && tab.type === 'tabs-item';
+    out.push({ type: 'html', value: tabOpenTag(isItem ? stringData(tab, 'title') ?? '' : '') });
+    out.push(...(isItem ? blocksToMdast(childrenOf(tab)) : blocksToMdast([tab])));
+    out.push({ type: 'html', value: TAB_CLOSE_TAG });
+  }
+  out.push({ type: 'html', value: TABS_CLOSE_TAG });
+  return out;
 }
 
 /**
