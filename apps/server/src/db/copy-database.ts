@@ -267,7 +267,7 @@ async function copyInto(trx: Transaction<any>, sqlite: BetterSqlite3.Database, o
     progress.tableRows = 0;
     if (columns.length > 0) {
       const rowsPerInsert = Math.max(1, Math.min(batchRows, Math.floor(MAX_PARAMETERS / columns.length)));
-      const select = sqlite.prepare(`select ${columns.map((column) => `"${column.name.replaceAll('"', '""')}"`).join(', ')} from "${name.replaceAll('"', '""')}" order by rowid`);
+      const select = sqlite.prepare(`select ${columns.map((column) => `"${column.name.replaceAll('"', '""')}"`).join(', ')} from "${name.replaceAll('"', '""')}"${hasRowid(sqlite, name) ? ' order by rowid' : ''}`);
       select.safeIntegers(true);
       let batch: Array<Record<string, unknown>> = [];
       let bytes = 0;
@@ -320,4 +320,13 @@ async function resetSequences(trx: Transaction<any>): Promise<void> {
     const qualified = `"${table.replaceAll('"', '""')}"`;
     await sql`select setval(pg_get_serial_sequence(${qualified}, ${column}), coalesce((select max(${sql.ref(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(trx);
   }
+}
+
+/**
+ * Whether a SQLite table has a rowid: rows are read in rowid order (the order they were written) where there is
+ * one; a `WITHOUT ROWID` table (the search postings of 0400) is stored, and so read, in its primary key's order.
+ */
+function hasRowid(sqlite: BetterSqlite3.Database, table: string): boolean {
+  const row = sqlite.prepare('select wr from pragma_table_list where name = ?').get(table) as { wr: number } | undefined;
+  return row?.wr !== 1;
 }
