@@ -276,18 +276,8 @@ export interface TermCountRow {
   pages: number;
 }
 
-export interface SectionTextRow {
-  id: number;
-  page_id: string;
-  depth: number;
-  section_position: number;
-  section_id: string;
-  page_title: string;
-  page_path: string;
-  ancestors: string;
-  section_title: string;
-  body: string;
-}
+/** A section's text as ranking reads it: columns of `search_sections`. */
+export type SectionTextRow = { id: number } & Pick<SearchSectionsTable, 'page_id' | 'depth' | 'section_position' | 'section_id' | 'page_title' | 'page_path' | 'ancestors' | 'section_title' | 'body'>;
 
 /** Rows of one statement's `in (...)` list: far below the bound-parameter limits of both databases. */
 const ID_BATCH = 500;
