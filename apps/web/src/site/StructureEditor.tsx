@@ -39,6 +39,11 @@ interface Actions {
   run: (what: string, call: () => Promise<unknown>) => void;
 }
 
+/** Remove of one item of the structure, its refusal said as `refused` (the API's reason follows it). */
+function RemoveButton({ item, actions, refused, remove }: { item: Item; actions: Actions; refused: string; remove: () => Parameters<typeof unwrap>[0] }) {
+  return <ItemButton label="Remove" item={titleOf(item)} disabled={actions.busy} onClick={() => actions.run(refused, () => unwrap(remove()))} />;
+}
+
 /** The Move up / Move down buttons and drag and drop of one item among its siblings. */
 function Orderable({ item, siblings, actions, head, children }: { item: Item; siblings: Item[]; actions: Actions; head: ReactNode; children?: ReactNode }) {
   const index = siblings.findIndex((sibling) => sibling.id === item.id);
@@ -105,15 +110,11 @@ function SpaceList({ siteRef, siteSpaces, actions }: { siteRef: SiteRef; siteSpa
                 onClick={() => actions.run('The default space was not changed', () => unwrap(api.PATCH('/orgs/{organizationId}/sites/{siteId}', { ...sitePath(siteRef), body: { defaultSiteSpace: siteSpace.id } })))}
               />
             )}
-            <ItemButton
-              label="Remove"
-              item={titleOf(siteSpace)}
-              disabled={actions.busy}
-              onClick={() =>
-                actions.run('The space was not removed', () =>
-                  unwrap(api.DELETE('/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', { params: { path: { ...siteRef, siteSpaceId: siteSpace.id } } })),
-                )
-              }
+            <RemoveButton
+              item={siteSpace}
+              actions={actions}
+              refused="The space was not removed"
+              remove={() => api.DELETE('/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', { params: { path: { ...siteRef, siteSpaceId: siteSpace.id } } })}
             />
           </span>
             </>
@@ -234,13 +235,11 @@ export function StructureEditor({ siteRef }: { siteRef: SiteRef }) {
                 />
               )}
               <GroupChooser section={item} groups={groups} siteRef={siteRef} actions={actions} />
-              <ItemButton
-                label="Remove"
-                item={item.title}
-                disabled={actions.busy}
-                onClick={() =>
-                  actions.run('The section was not removed', () => unwrap(api.DELETE('/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { params: { path: { ...siteRef, siteSectionId: item.id } } })))
-                }
+              <RemoveButton
+                item={item}
+                actions={actions}
+                refused="The section was not removed"
+                remove={() => api.DELETE('/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { params: { path: { ...siteRef, siteSectionId: item.id } } })}
               />
             </span>
               </>
@@ -260,15 +259,11 @@ export function StructureEditor({ siteRef }: { siteRef: SiteRef }) {
             <span className="item-kind">Group</span>
             <span className="item-title">{item.title}</span>
             <span className="item-actions">
-              <ItemButton
-                label="Remove"
-                item={item.title}
-                disabled={actions.busy}
-                onClick={() =>
-                  actions.run('The section group was not removed', () =>
-                    unwrap(api.DELETE('/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}', { params: { path: { ...siteRef, siteSectionGroupId: item.id } } })),
-                  )
-                }
+              <RemoveButton
+                item={item}
+                actions={actions}
+                refused="The section group was not removed"
+                remove={() => api.DELETE('/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}', { params: { path: { ...siteRef, siteSectionGroupId: item.id } } })}
               />
             </span>
               </>
