@@ -123,6 +123,14 @@ describe.skipIf(!canRunApp || !contractHasSignIn)('sites in the app', () => {
     await expect.poll(async () => page.locator('.item-path').allTextContents()).toEqual(['/runbooks', '/api', '/handbook']);
     current = await structure();
     expect(allSpaceIds(current)).toEqual([spaces.Runbooks, spaces.API, spaces.Handbook]);
+    // A group made by mistake is removed; the rest stays.
+    await page.getByLabel('New section group').fill('Spare');
+    await page.getByRole('button', { name: 'Add group' }).click();
+    await page.getByRole('button', { name: 'Remove: Spare' }).click();
+    await page.getByRole('button', { name: 'Remove: Spare' }).waitFor({ state: 'detached' });
+    current = await structure();
+    expect(current.structure.filter((entry) => entry.object === 'site-section-group').map((entry) => entry.title)).toEqual(['More']);
+    expect(allSpaceIds(current)).toEqual([spaces.Runbooks, spaces.API, spaces.Handbook]);
     await app.expectAccessible(page, 'site structure');
     await app.shoot(page, 'site-01-structure');
 
