@@ -353,7 +353,10 @@ async function runHttpBench(setting: HttpSetting): Promise<HttpReport> {
     // deployment would write it, rather than between these lines.
     const logFile = ['info', 'debug', 'trace'].includes(logLevel) ? openSync(join(dir, 'server.log'), 'a') : 'inherit';
     const started = performance.now();
-    const server = spawn(process.execPath, [...serverNodeOptions(), builtServerEntry], {
+    // BENCH_SERVER_PROFILE_DIR=<dir> writes a CPU profile of the API process (`--cpu-prof`) there when it stops.
+    const profileDir = process.env.BENCH_SERVER_PROFILE_DIR;
+    const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    const server = spawn(process.execPath, [...serverNodeOptions(), ...profile, builtServerEntry], {
       env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, LOG_LEVEL: logLevel, QUIRE_RUN_JOBS: 'false',
         QUIRE_PROCESSES: String(setting.processes), QUIRE_BLOB_DIR: join(dir, 'blobs'),
         // The limiter stays in the measured path, with a budget no run of the bench can reach.
@@ -406,7 +409,8 @@ async function runHttpBench(setting: HttpSetting): Promise<HttpReport> {
     ];
 
     const measurements: Measurement[] = [];
-    for (const target of targets) {
+    const only = process.env.BENCH_HTTP_TARGETS?.split(',');
+    for (const target of targets.filter((_, index) => !only || only.includes(String(index)))) {
       const sample = await fetch(target.url, { headers: target.headers });
       if (sample.status !== 200) throw new Error(`${target.name} answered ${sample.status}`);
       const sampleText = await sample.text();
