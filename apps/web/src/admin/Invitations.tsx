@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@quire/client';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { api, errorMessage } from '../api/client.js';
 import { all } from '../api/lists.js';
 import { ErrorNotice, Loading } from '../layout/Feedback.js';
@@ -113,6 +113,51 @@ function ExpiryCell({ expiresAt }: { expiresAt: string }) {
   return <td>{isPast(expiresAt) ? <span className="badge">Expired</span> : new Date(expiresAt).toLocaleString()}</td>;
 }
 
+/**
+ * A table of invitations (by email or by link): a row each, named by its first cell, then the invitation's
+ * own cells, until when it works, and its Revoke button (named by the row).
+ */
+function InviteTable<T extends { id: string; expiresAt: string }>({ labelledBy, idPrefix, columns, invites, rowName, cells, revokeLabel, revoke }: {
+  labelledBy: string;
+  idPrefix: string;
+  columns: string[];
+  invites: T[];
+  rowName: (invite: T) => string;
+  cells: (invite: T) => ReactNode;
+  revokeLabel: string;
+  revoke: ReturnType<typeof useRevokeInvite>;
+}) {
+  return (
+    <table className="admin-table" aria-labelledby={labelledBy}>
+      <thead>
+        <tr>
+          {[...columns, 'Works until', 'Actions'].map((column) => (
+            <th key={column} scope="col">
+              {column}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {invites.map((invite) => (
+          <tr key={invite.id}>
+            <th scope="row" id={`${idPrefix}-${invite.id}`}>
+              {rowName(invite)}
+            </th>
+            {cells(invite)}
+            <ExpiryCell expiresAt={invite.expiresAt} />
+            <td>
+              <RowAction id={`${idPrefix}-${invite.id}-revoke`} rowNameId={`${idPrefix}-${invite.id}`} disabled={revoke.isPending} onClick={() => revoke.mutate(invite.id)}>
+                {revokeLabel}
+              </RowAction>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 function PendingInvitations({ organizationId }: { organizationId: string }) {
   const pending = usePendingInvitations(organizationId);
   const revoke = useRevokeInvite(organizationId);
@@ -123,32 +168,16 @@ function PendingInvitations({ organizationId }: { organizationId: string }) {
       {pending.isError ? <ErrorNotice title="The invitations could not be loaded" error={pending.error} /> : null}
       {pending.data?.length === 0 ? <p>No invitation by email is waiting.</p> : null}
       {pending.data?.length ? (
-        <table className="admin-table" aria-labelledby="pending-title">
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Works until</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {pending.data.map((invite) => (
-              <tr key={invite.id}>
-                <th scope="row" id={`pending-${invite.id}`}>
-                  {invite.email}
-                </th>
-                <td>{roleLabel(invite.role)}</td>
-                <ExpiryCell expiresAt={invite.expiresAt} />
-                <td>
-                  <RowAction id={`pending-${invite.id}-revoke`} rowNameId={`pending-${invite.id}`} disabled={revoke.isPending} onClick={() => revoke.mutate(invite.id)}>
-                    Revoke
-                  </RowAction>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <InviteTable
+          labelledBy="pending-title"
+          idPrefix="pending"
+          columns={['Email', 'Role']}
+          invites={pending.data}
+          rowName={(invite) => invite.email}
+          cells={(invite) => <td>{roleLabel(invite.role)}</td>}
+          revokeLabel="Revoke"
+          revoke={revoke}
+        />
       ) : null}
       {revoke.isError ? <ErrorNotice title="The invitation was not revoked" message={errorMessage(revoke.error)} /> : null}
     </section>
@@ -203,34 +232,21 @@ function InviteLinks({ organizationId, linksOn }: { organizationId: string; link
       )}
       {links.isError ? <ErrorNotice title="The invite links could not be loaded" error={links.error} /> : null}
       {links.data?.length ? (
-        <table className="admin-table" aria-labelledby="links-title">
-          <thead>
-            <tr>
-              <th scope="col">Made</th>
-              <th scope="col">Role</th>
-              <th scope="col">Used</th>
-              <th scope="col">Works until</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {links.data.map((link) => (
-              <tr key={link.id}>
-                <th scope="row" id={`link-${link.id}`}>
-                  {new Date(link.createdAt).toLocaleString()}
-                </th>
-                <td>{roleLabel(link.role)}</td>
-                <td>{link.maxUses === null ? `${link.uses} ${link.uses === 1 ? 'time' : 'times'}` : `${link.uses} of ${link.maxUses}`}</td>
-                <ExpiryCell expiresAt={link.expiresAt} />
-                <td>
-                  <RowAction id={`link-${link.id}-revoke`} rowNameId={`link-${link.id}`} disabled={revoke.isPending} onClick={() => revoke.mutate(link.id)}>
-                    Revoke link
-                  </RowAction>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <InviteTable
+          labelledBy="links-title"
+          idPrefix="link"
+          columns={['Made', 'Role', 'Used']}
+          invites={links.data}
+          rowName={(link) => new Date(link.createdAt).toLocaleString()}
+          cells={(link) => (
+            <>
+              <td>{roleLabel(link.role)}</td>
+              <td>{link.maxUses === null ? `${link.uses} ${link.uses === 1 ? 'time' : 'times'}` : `${link.uses} of ${link.maxUses}`}</td>
+            </>
+          )}
+          revokeLabel="Revoke link"
+          revoke={revoke}
+        />
       ) : null}
       {links.data?.length === 0 ? <p>No invite links.</p> : null}
       {revoke.isSuccess ? <p role="status">The link was revoked: nobody can join with it any more.</p> : null}

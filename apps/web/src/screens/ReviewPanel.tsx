@@ -18,6 +18,22 @@ const CONFLICT_KINDS: Record<string, string> = {
   deleted: 'it was deleted on one side and edited on the other',
 };
 
+/** Why nothing was merged or pulled in: the pages changed on both sides, each with how. */
+function ConflictList({ explanation, conflicts }: { explanation: string; conflicts: Array<{ page: string; kind: string; title?: string; path?: string }> }) {
+  return (
+    <div className="error" role="alert">
+      <p>{explanation}</p>
+      <ul>
+        {conflicts.map((conflict) => (
+          <li key={`${conflict.page}-${conflict.kind}`}>
+            {conflict.title || conflict.path}: {CONFLICT_KINDS[conflict.kind] ?? conflict.kind}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** Request review, approve or ask for changes, merge (with every unmet merge rule said). */
 export function ReviewPanel({ space, changeRequest }: { space: Space; changeRequest: ChangeRequest }) {
   const session = useSession();
@@ -96,16 +112,7 @@ export function ReviewPanel({ space, changeRequest }: { space: Space; changeRequ
       ) : null}
       {updateFromMain.data?.result === 'update' ? <p role="status">Updated from main: it now holds the latest main content under your changes.</p> : null}
       {updateFromMain.data?.result === 'conflicts' ? (
-        <div className="error" role="alert">
-          <p>Nothing was pulled in: these pages changed on both sides. Change them here so they agree with main, then update again.</p>
-          <ul>
-            {updateFromMain.data.conflicts.map((conflict) => (
-              <li key={`${conflict.page}-${conflict.kind}`}>
-                {conflict.title || conflict.path}: {CONFLICT_KINDS[conflict.kind] ?? conflict.kind}
-              </li>
-            ))}
-          </ul>
-        </div>
+        <ConflictList explanation="Nothing was pulled in: these pages changed on both sides. Change them here so they agree with main, then update again." conflicts={updateFromMain.data.conflicts} />
       ) : null}
       {updateFromMain.isError ? <ErrorNotice title="The change request was not updated" message={errorMessage(updateFromMain.error)} /> : null}
       {active && (requested.data?.length ?? 0) > 0 ? (
@@ -181,16 +188,7 @@ export function ReviewPanel({ space, changeRequest }: { space: Space; changeRequ
             Merge
           </button>
           {merge.data?.result === 'conflicts' ? (
-            <div className="error" role="alert">
-              <p>Nothing was merged: these pages changed in the main content too. Update the change request, resolve them, and merge again.</p>
-              <ul>
-                {merge.data.conflicts.map((conflict) => (
-                  <li key={`${conflict.page}-${conflict.kind}`}>
-                    {conflict.title || conflict.path}: {CONFLICT_KINDS[conflict.kind] ?? conflict.kind}
-                  </li>
-                ))}
-              </ul>
-            </div>
+            <ConflictList explanation="Nothing was merged: these pages changed in the main content too. Update the change request, resolve them, and merge again." conflicts={merge.data.conflicts} />
           ) : null}
           {merge.isError ? <ErrorNotice title="The change request was not merged" message={errorMessage(merge.error)} /> : null}
         </div>

@@ -6,7 +6,8 @@ import { api } from '../api/client.js';
 import { appPath } from '../api/queries.js';
 import { ErrorNotice } from '../layout/Feedback.js';
 import { useOrganizationContent } from '../screens/OrganizationTree.js';
-import { explain, VISIBILITIES, type SiteVisibility } from './site-api.js';
+import { VisibilitySelect } from './VisibilitySelect.js';
+import { explain, type SiteVisibility } from './site-api.js';
 
 /** Creates a docs site from a title, a visibility and the spaces it publishes, then opens it. */
 export function CreateSiteForm({ organizationId }: { organizationId: string }) {
@@ -38,14 +39,7 @@ export function CreateSiteForm({ organizationId }: { organizationId: string }) {
       <p id={`${id}-title-help`} className="help">
         At least 2 characters; readers see it in the site's header.
       </p>
-      <label htmlFor={`${id}-visibility`}>Who can read it</label>
-      <select id={`${id}-visibility`} value={visibility} onChange={(event) => setVisibility(event.target.value as SiteVisibility)}>
-        {VISIBILITIES.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
+      <VisibilitySelect id={`${id}-visibility`} value={visibility} onChange={setVisibility} />
       <fieldset>
         <legend>Spaces to publish, in order</legend>
         {content.isPending ? <p className="help">Loading the spaces…</p> : null}

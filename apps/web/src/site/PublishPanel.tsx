@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@quire/client';
 import { api } from '../api/client.js';
 import { ErrorNotice } from '../layout/Feedback.js';
+import { VisibilitySelect } from './VisibilitySelect.js';
 import { explain, siteKey, sitePath, VISIBILITIES, type Site, type SiteRef, type SiteVisibility } from './site-api.js';
 
 /*
@@ -92,14 +93,7 @@ export function PublishPanel({ site, siteRef }: { site: Site; siteRef: SiteRef }
           changeVisibility.mutate();
         }}
       >
-        <label htmlFor={`${id}-visibility`}>Who can read it</label>
-        <select id={`${id}-visibility`} value={visibility} onChange={(event) => setVisibility(event.target.value as SiteVisibility)}>
-          {VISIBILITIES.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
+        <VisibilitySelect id={`${id}-visibility`} value={visibility} onChange={setVisibility} />
         <button type="submit" className="secondary" disabled={changeVisibility.isPending || visibility === site.visibility}>
           {changeVisibility.isPending ? 'Saving…' : 'Change visibility'}
         </button>

@@ -87,6 +87,19 @@ function Orderable({ item, siblings, actions, head, children }: { item: Item; si
   );
 }
 
+/** The head of a structure row: what it is, its title, a badge, its path, then its own actions. */
+function ItemHead({ kind, title, badge, path, children }: { kind?: string; title: string; badge?: string | undefined; path?: string; children: ReactNode }) {
+  return (
+    <>
+      {kind ? <span className="item-kind">{kind}</span> : null}
+      <span className="item-title">{title}</span>
+      {badge ? <span className="badge">{badge}</span> : null}
+      {path ? <span className="item-path">{path}</span> : null}
+      <span className="item-actions">{children}</span>
+    </>
+  );
+}
+
 function SpaceList({ siteRef, siteSpaces, actions }: { siteRef: SiteRef; siteSpaces: SiteSpace[]; actions: Actions }) {
   return (
     <ol className="structure">
@@ -97,27 +110,22 @@ function SpaceList({ siteRef, siteSpaces, actions }: { siteRef: SiteRef; siteSpa
           siblings={siteSpaces}
           actions={actions}
           head={
-            <>
-          <span className="item-title">{titleOf(siteSpace)}</span>
-          {siteSpace.default ? <span className="badge">Default space</span> : null}
-          <span className="item-path">/{siteSpace.path}</span>
-          <span className="item-actions">
-            {siteSpace.default ? null : (
-              <ItemButton
-                label="Make default"
-                item={titleOf(siteSpace)}
-                disabled={actions.busy}
-                onClick={() => actions.run('The default space was not changed', () => unwrap(api.PATCH('/orgs/{organizationId}/sites/{siteId}', { ...sitePath(siteRef), body: { defaultSiteSpace: siteSpace.id } })))}
+            <ItemHead title={titleOf(siteSpace)} badge={siteSpace.default ? 'Default space' : undefined} path={`/${siteSpace.path}`}>
+              {siteSpace.default ? null : (
+                <ItemButton
+                  label="Make default"
+                  item={titleOf(siteSpace)}
+                  disabled={actions.busy}
+                  onClick={() => actions.run('The default space was not changed', () => unwrap(api.PATCH('/orgs/{organizationId}/sites/{siteId}', { ...sitePath(siteRef), body: { defaultSiteSpace: siteSpace.id } })))}
+                />
+              )}
+              <RemoveButton
+                item={siteSpace}
+                actions={actions}
+                refused="The space was not removed"
+                remove={() => api.DELETE('/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', { params: { path: { ...siteRef, siteSpaceId: siteSpace.id } } })}
               />
-            )}
-            <RemoveButton
-              item={siteSpace}
-              actions={actions}
-              refused="The space was not removed"
-              remove={() => api.DELETE('/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', { params: { path: { ...siteRef, siteSpaceId: siteSpace.id } } })}
-            />
-          </span>
-            </>
+            </ItemHead>
           }
         />
       ))}
@@ -217,32 +225,27 @@ export function StructureEditor({ siteRef }: { siteRef: SiteRef }) {
             siblings={items}
             actions={actions}
             head={
-              <>
-            <span className="item-kind">Section</span>
-            <span className="item-title">{item.title}</span>
-            {item.default ? <span className="badge">Default section</span> : null}
-            <span className="item-actions">
-              {item.default ? null : (
-                <ItemButton
-                  label="Make default"
-                  item={item.title}
-                  disabled={actions.busy}
-                  onClick={() =>
-                    actions.run('The default section was not changed', () =>
-                      unwrap(api.PATCH('/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { params: { path: { ...siteRef, siteSectionId: item.id } }, body: { default: true } })),
-                    )
-                  }
+              <ItemHead kind="Section" title={item.title} badge={item.default ? 'Default section' : undefined}>
+                {item.default ? null : (
+                  <ItemButton
+                    label="Make default"
+                    item={item.title}
+                    disabled={actions.busy}
+                    onClick={() =>
+                      actions.run('The default section was not changed', () =>
+                        unwrap(api.PATCH('/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { params: { path: { ...siteRef, siteSectionId: item.id } }, body: { default: true } })),
+                      )
+                    }
+                  />
+                )}
+                <GroupChooser section={item} groups={groups} siteRef={siteRef} actions={actions} />
+                <RemoveButton
+                  item={item}
+                  actions={actions}
+                  refused="The section was not removed"
+                  remove={() => api.DELETE('/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { params: { path: { ...siteRef, siteSectionId: item.id } } })}
                 />
-              )}
-              <GroupChooser section={item} groups={groups} siteRef={siteRef} actions={actions} />
-              <RemoveButton
-                item={item}
-                actions={actions}
-                refused="The section was not removed"
-                remove={() => api.DELETE('/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}', { params: { path: { ...siteRef, siteSectionId: item.id } } })}
-              />
-            </span>
-              </>
+              </ItemHead>
             }
           >
             <SpaceList siteRef={siteRef} siteSpaces={item.siteSpaces} actions={actions} />
@@ -255,18 +258,14 @@ export function StructureEditor({ siteRef }: { siteRef: SiteRef }) {
             siblings={items}
             actions={actions}
             head={
-              <>
-            <span className="item-kind">Group</span>
-            <span className="item-title">{item.title}</span>
-            <span className="item-actions">
-              <RemoveButton
-                item={item}
-                actions={actions}
-                refused="The section group was not removed"
-                remove={() => api.DELETE('/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}', { params: { path: { ...siteRef, siteSectionGroupId: item.id } } })}
-              />
-            </span>
-              </>
+              <ItemHead kind="Group" title={item.title}>
+                <RemoveButton
+                  item={item}
+                  actions={actions}
+                  refused="The section group was not removed"
+                  remove={() => api.DELETE('/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}', { params: { path: { ...siteRef, siteSectionGroupId: item.id } } })}
+                />
+              </ItemHead>
             }
           >
             {item.children.length > 0 ? renderLevel(item.children) : <p className="help">No section in this group yet: put one in with its “Group” choice.</p>}
