@@ -1,6 +1,6 @@
 import type { RevisionPage } from '@quire/api-types';
 import { CorruptContentError } from './errors.js';
-import { encodeJsonObject, hashMarkdown, hashObject, type ObjectKind } from './hash.js';
+import { encodeJsonObject, hashObject, type ObjectKind } from './hash.js';
 
 /*
  * The immutable objects a revision's content is made of, and the small storage interface the stores
@@ -225,11 +225,10 @@ export class TreeWriter implements ObjectReader {
   }
 
   putMarkdown(markdown: string): string {
-    const hash = hashMarkdown(markdown);
-    if (!this.pending.has(hash)) {
-      const body = Buffer.from(markdown, 'utf8');
-      this.pending.set(hash, { object: { hash, kind: 'blob', body }, value: undefined });
-    }
+    // The bytes hashed are the bytes stored (`hashMarkdown`), encoded once.
+    const body = Buffer.from(markdown, 'utf8');
+    const hash = hashObject('blob', body);
+    if (!this.pending.has(hash)) this.pending.set(hash, { object: { hash, kind: 'blob', body }, value: undefined });
     return hash;
   }
 

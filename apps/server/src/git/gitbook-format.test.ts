@@ -69,6 +69,17 @@ describe('front matter and titles', () => {
     expect(normalizeMarkdown('\uFEFF\r\n\r\nA\r\nB\r\n\r\n\r\n')).toBe('A\nB\n');
     expect(normalizeMarkdown('  \n\n')).toBe('');
   });
+
+  it('takes off at the end the same white space as /\\s+$/ did (Unicode spaces and line terminators too)', () => {
+    const tails = [' ', '\t', '\n', '\r\n', '\u00a0', '\u2028', '\u2029', '\u3000', '\ufeff', '\u200b', 'x', '\v\f'];
+    for (const a of tails) {
+      for (const b of tails) {
+        const text = `# T\n\nBody${a}${b}`;
+        const old = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*\n)+/, '').replace(/\s+$/, '');
+        expect(normalizeMarkdown(text)).toBe(old === '' ? '' : `${old}\n`);
+      }
+    }
+  });
 });
 
 describe('slugs and paths', () => {

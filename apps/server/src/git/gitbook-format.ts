@@ -195,9 +195,12 @@ export function serializeFrontMatter(meta: PageMeta): string {
   return lines.length === 0 ? '' : `---\n${lines.join('\n')}\n---\n\n`;
 }
 
-/** Line endings to `\n`, no leading blank lines, exactly one final newline (none when empty). */
+/**
+ * Line endings to `\n`, no leading blank lines, exactly one final newline (none when empty). `trimEnd` takes off
+ * what `/\s+$/` did (the same white space and line terminators) without retrying that pattern at every space.
+ */
 export function normalizeMarkdown(markdown: string): string {
-  const text = markdown.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*\n)+/, '').replace(/\s+$/, '');
+  const text = markdown.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*\n)+/, '').trimEnd();
   return text === '' ? '' : `${text}\n`;
 }
 

@@ -34,6 +34,7 @@ import {
   rewriteIncludeTags,
   safeDecodeURI,
   splitDestination,
+  type LinksAndDepth,
 } from '../content/markdown/index.js';
 import type { RepoSnapshot } from './snapshot.js';
 import { parseSummary } from './summary-parse.js';
@@ -367,14 +368,13 @@ export async function readRepositoryContent(snapshot: RepoSnapshot, projectDirec
   // destinations all together (in parallel threads when they are many), as `rewriteLinks` would one by one.
   // That one parse also measures each tree's depth, which the content limits check; when the rewriting
   // provably keeps the tree's shape, the depth is kept with the text it now holds, so that the check does
-  // not parse it again.
+  // not parse it again. Each batch of pages is rewritten here as soon as it is parsed, while the threads
+  // parse the next.
   const toRewrite: Array<{ holder: { markdown: string }; dir: string }> = [];
   for (const [page, dir] of pageDirs) if (page.markdown !== '') toRewrite.push({ holder: page, dir });
   for (const reusable of reusables) if (reusable.markdown !== '') toRewrite.push({ holder: reusable, dir: layout.includesDir });
-  const parsed = await linkDestinationsAndDepthsInBatches(toRewrite.map(({ holder }) => holder.markdown));
   const treeDepths = new Map<string, number>();
-  toRewrite.forEach(({ holder, dir }, index) => {
-    const found = parsed[index];
+  const rewrite = ({ holder, dir }: (typeof toRewrite)[number], found: LinksAndDepth | undefined): void => {
     if (!found) {
       holder.markdown = rewriteIncludeTags(holder.markdown, includeFrom(dir));
       return;
@@ -383,7 +383,11 @@ export async function readRepositoryContent(snapshot: RepoSnapshot, projectDirec
     holder.markdown = rewriteIncludeTags(linked.markdown, includeFrom(dir));
     // An include rewritten changes paragraph text, which may change the tree: that text is parsed again.
     if (linked.sameShape && holder.markdown === linked.markdown) treeDepths.set(holder.markdown, found.depth);
-  });
+  };
+  await linkDestinationsAndDepthsInBatches(
+    toRewrite.map(({ holder }) => holder.markdown),
+    { onBatch: (offset, found) => found.forEach((links, index) => rewrite(toRewrite[offset + index]!, links ?? undefined)) },
+  );
 
   const files: ImportedFile[] = assetPaths.map((path) => {
     const entry = snapshot.entries.get(path);

@@ -2,8 +2,10 @@ import {
   checkMarkdownOffThread,
   ContentError,
   limitBreachesInBatches,
+  inlineDelimiterCount,
   limitBreachOfParsed,
   parsesOffThread,
+  parsesOffThreadCounted,
   detectContentType,
   imageDimensions,
   isValidSlug,
@@ -100,27 +102,32 @@ export async function checkImportedMarkdown(
   treeDepths: ReadonlyMap<string, number> = new Map(),
 ): Promise<void> {
   const slowPages: ImportedPage[] = [];
-  const quickPages: ImportedPage[] = [];
+  const quickPages: Array<{ page: ImportedPage; delimiters: number }> = [];
   const walk = (list: readonly ImportedPage[]): void => {
     for (const page of list) {
-      if (page.type === 'document' && page.markdown !== '') (parsesOffThread(page.markdown) ? slowPages : quickPages).push(page);
+      if (page.type === 'document' && page.markdown !== '') {
+        // Counted once for both questions: where it is parsed, and the limit on delimiters.
+        const delimiters = inlineDelimiterCount(page.markdown);
+        if (parsesOffThreadCounted(page.markdown, delimiters)) slowPages.push(page);
+        else quickPages.push({ page, delimiters });
+      }
       walk(page.children);
     }
   };
   walk(pages);
   for (const page of slowPages) await checkMarkdownOffThread(page.markdown, markdownName(page));
-  const quick: Array<{ markdown: string; what: string }> = [];
+  const quick: Array<{ markdown: string; what: string; delimiters?: number }> = [];
   for (const reusable of reusables) {
     const what = `The reusable content ${reusable.git.path}`;
     if (parsesOffThread(reusable.markdown)) await checkMarkdownOffThread(reusable.markdown, what);
     else if (reusable.markdown !== '') quick.push({ markdown: reusable.markdown, what });
   }
-  for (const page of quickPages) quick.push({ markdown: page.markdown, what: markdownName(page) });
-  const breaches: Array<string | null | undefined> = quick.map(({ markdown, what }) => {
+  for (const { page, delimiters } of quickPages) quick.push({ markdown: page.markdown, what: markdownName(page), delimiters });
+  const breaches: Array<string | null | undefined> = quick.map(({ markdown, what, delimiters }) => {
     const depth = treeDepths.get(markdown);
-    return depth === undefined ? undefined : (limitBreachOfParsed(markdown, depth, what) ?? null);
+    return depth === undefined ? undefined : (limitBreachOfParsed(markdown, depth, what, delimiters) ?? null);
   });
-  const unparsed = quick.filter((_, index) => breaches[index] === undefined);
+  const unparsed = quick.filter((_, index) => breaches[index] === undefined).map(({ markdown, what }) => ({ markdown, what }));
   const checked = await limitBreachesInBatches(unparsed);
   let next = 0;
   const breach = breaches.map((known) => (known === undefined ? checked[next++]! : known)).find((message) => message !== null);

@@ -11,8 +11,13 @@ import {
   parseMarkdown,
   parseMarkdownWithinLimits,
   parsesOffThread,
+  parsesOffThreadCounted,
+  inlineDelimiterCount,
+  limitBreachOfParsed,
+  treeDepth,
   sourceNestingDepth,
 } from './index.js';
+import { MARKDOWN_SAMPLES } from '../../../test/markdown-corpus.js';
 
 const nestedLists = (depth: number): string => Array.from({ length: depth }, (_, i) => `${'  '.repeat(i)}- item ${i}`).join('\n');
 const nestedQuotes = (depth: number): string => `${'>'.repeat(depth)} deep`;
@@ -92,6 +97,25 @@ describe('content limits', () => {
         best = Math.min(best, (used.user + used.system) / 1000);
       }
       expect(best, unit).toBeLessThan(50);
+    }
+  });
+});
+
+describe('limits with the inline delimiters counted once', () => {
+  it('answers what parsesOffThread and limitBreachOfParsed answer when they count them', () => {
+    const texts = [
+      ...MARKDOWN_SAMPLES,
+      '*a*'.repeat(ON_THREAD_INLINE_DELIMITERS),
+      '*a'.repeat(ON_THREAD_INLINE_DELIMITERS / 2),
+      '[a]'.repeat(MAX_INLINE_DELIMITERS),
+      nestedQuotes(MAX_BLOCK_NESTING + 1),
+      'x'.repeat(30_000),
+    ];
+    for (const markdown of texts) {
+      const delimiters = inlineDelimiterCount(markdown);
+      expect(parsesOffThreadCounted(markdown, delimiters)).toBe(parsesOffThread(markdown));
+      const depth = markdown.length < 10_000 ? treeDepth(parseMarkdown(markdown)) : 1;
+      expect(limitBreachOfParsed(markdown, depth, 'page', delimiters)).toBe(limitBreachOfParsed(markdown, depth, 'page'));
     }
   });
 });

@@ -1,4 +1,4 @@
-import { inlineDelimiterCount, MAX_INLINE_DELIMITERS } from '@quire/markdown-rules';
+import { inlineDelimiterCount, MAX_INLINE_DELIMITERS, OFF_THREAD_MARKDOWN_LENGTH, ON_THREAD_INLINE_DELIMITERS } from '@quire/markdown-rules';
 import type * as mdast from 'mdast';
 import { ContentError } from '../errors.js';
 import { parseMarkdown } from './syntax.js';
@@ -106,20 +106,28 @@ export function treeDepthBreach(depth: number, what = 'markdown'): string | unde
  * What `parseMarkdownWithinLimits` refuses markdown for, given the depth of its parse tree (measured by a
  * parse done already, e.g. while reading its links): the same checks in the same order, without parsing again.
  */
-export function limitBreachOfParsed(markdown: string, depth: number, what = 'markdown'): string | undefined {
-  return markdownLimitBreach(markdown, what) ?? treeDepthBreach(depth, what);
+export function limitBreachOfParsed(markdown: string, depth: number, what = 'markdown', delimiters?: number): string | undefined {
+  return markdownLimitBreach(markdown, what, delimiters) ?? treeDepthBreach(depth, what);
 }
 
 /**
- * The limit markdown passes that can be told from its text alone (length, quote and list nesting), in one
- * linear pass, or undefined. Readers of stored markdown check it before parsing: markdown stored before the
+ * `parsesOffThread` of a text whose inline delimiters were counted already (`inlineDelimiterCount`), so that
+ * a caller that also checks the limits (`markdownLimitBreach` with that count) scans the text for them once.
+ */
+export function parsesOffThreadCounted(markdown: string, delimiters: number): boolean {
+  return markdown.length >= OFF_THREAD_MARKDOWN_LENGTH || delimiters > ON_THREAD_INLINE_DELIMITERS;
+}
+
+/**
+ * The limit markdown passes that can be told from its text alone (length, quote and list nesting, inline
+ * delimiters: `counted` when the caller counted them already), in one linear pass, or undefined. Readers of stored markdown check it before parsing: markdown stored before the
  * limits existed may pass them, and its parse would take minutes or overflow the stack.
  */
-export function markdownLimitBreach(markdown: string, what = 'markdown'): string | undefined {
+export function markdownLimitBreach(markdown: string, what = 'markdown', counted?: number): string | undefined {
   if (markdown.length > MAX_MARKDOWN_LENGTH) return `${what} is ${markdown.length} characters long; the limit is ${MAX_MARKDOWN_LENGTH} characters`;
   const nesting = sourceNestingDepth(markdown);
   if (nesting > MAX_BLOCK_NESTING) return `${what} nests quotes and lists up to ${nesting} levels deep; the limit is ${MAX_BLOCK_NESTING} levels`;
-  const delimiters = inlineDelimiterCount(markdown);
+  const delimiters = counted ?? inlineDelimiterCount(markdown);
   if (delimiters > MAX_INLINE_DELIMITERS) {
     return `${what} has ${delimiters} inline delimiters (* _ [ ] \` ~ <) in one paragraph; the limit is ${MAX_INLINE_DELIMITERS}`;
   }

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MARKDOWN_SAMPLES } from '../../../test/markdown-corpus.js';
 import { MAX_BLOCK_NESTING } from './limits.js';
 import { findLinkDestinations } from './links.js';
-import { closeMarkdownPool, linkDestinationsInBatches } from './markdown-pool.js';
+import { linkDestinationsAndDepthsOf } from './markdown-worker.js';
+import { batchThreadCount, closeMarkdownPool, linkDestinationsAndDepthsInBatches, linkDestinationsInBatches } from './markdown-pool.js';
 
 afterAll(() => closeMarkdownPool());
 
@@ -31,4 +32,43 @@ describe('linkDestinationsInBatches', () => {
     const few = texts.slice(330, 336);
     expect(await linkDestinationsInBatches(few)).toEqual(await linkDestinationsInBatches(few, { inPlaceCharacters: 0 }));
   }, timeout);
+});
+
+describe('linkDestinationsAndDepthsInBatches', () => {
+  const texts = Array.from({ length: 600 }, (_, i) => `# Page ${i}\n\n> *quoted* [page ${i}](page-${i}.md)\n`);
+
+  it('hands each batch to onBatch before the whole answer, which they make up together', async () => {
+    const seen: Array<{ offset: number; count: number }> = [];
+    const pieces = new Array<unknown>(texts.length);
+    let answered = false;
+    const all = await linkDestinationsAndDepthsInBatches(texts, {
+      inPlaceCharacters: 0,
+      onBatch: (offset, results) => {
+        expect(answered).toBe(false);
+        seen.push({ offset, count: results.length });
+        results.forEach((result, index) => (pieces[offset + index] = result));
+      },
+    });
+    answered = true;
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen.reduce((sum, { count }) => sum + count, 0)).toBe(texts.length);
+    expect(pieces).toEqual(all);
+    expect(all).toEqual(linkDestinationsAndDepthsOf(texts));
+  }, 180_000);
+
+  it('hands texts parsed in place to onBatch as one batch', async () => {
+    const few = texts.slice(0, 3);
+    const seen: number[] = [];
+    const all = await linkDestinationsAndDepthsInBatches(few, { onBatch: (offset, results) => seen.push(offset, results.length) });
+    expect(seen).toEqual([0, 3]);
+    expect(all).toEqual(linkDestinationsAndDepthsOf(few));
+  });
+});
+
+describe('batchThreadCount', () => {
+  it('leaves a core to the thread that rewrites and writes what the batches answer, and keeps one thread', () => {
+    expect(batchThreadCount(1)).toBe(1);
+    expect(batchThreadCount(2)).toBe(1);
+    expect(batchThreadCount(4)).toBe(3);
+  });
 });

@@ -34,15 +34,27 @@ export const MARKDOWN_TIME_LIMIT_MS = 60_000;
 const pool = lazyWorkerPool({ owner: import.meta.url, worker: 'markdown-worker.js', description: 'the markdown worker', heapMb: 1024 });
 
 /**
- * The threads that parse many texts at once (a Git import's pages), one per core: their texts are independent,
- * so the batches run side by side while the single-thread pool above stays free for writes.
+ * How many threads parse a Git import's pages on a machine of `cores` cores: one per core but one, since the
+ * import's own thread works alongside them (it rewrites each batch's links as the batch comes back, then builds
+ * and writes the tree). A thread that starts cold also compiles the parser anew: in the CPU profile of the
+ * 5,000-page import bench, each spent about 0.8 s of CPU (V8's compiler threads, a slower first pass) before
+ * parsing at full speed, so on 2 cores a second thread cost more CPU than it saved time (apps/server README,
+ * "Git import of 5,000 pages").
+ */
+export function batchThreadCount(cores: number = availableParallelism()): number {
+  return Math.max(1, cores - 1);
+}
+
+/**
+ * The threads that parse many texts at once (a Git import's pages): their texts are independent, so the
+ * batches run side by side while the single-thread pool above stays free for writes.
  */
 const batchPool = lazyWorkerPool({
   owner: import.meta.url,
   worker: 'markdown-worker.js',
   description: 'the markdown worker',
   heapMb: 1024,
-  maxThreads: Math.max(1, availableParallelism()),
+  maxThreads: batchThreadCount(),
 });
 
 /** Texts per task: enough that a thread round trip costs little beside their parses. */
@@ -71,8 +83,7 @@ export async function linkDestinationsInBatches(
  */
 export function warmMarkdownBatches(characters: number): void {
   if (characters < IN_PLACE_CHARACTERS) return;
-  const threads = Math.max(1, availableParallelism());
-  for (let i = 0; i < threads; i++) {
+  for (let i = 0; i < batchThreadCount(); i++) {
     batchPool.run({ kind: 'links-and-depths', markdowns: ['# Warm\n\nA [link](a.md).'] } satisfies MarkdownTask).catch(() => undefined);
   }
 }
@@ -82,10 +93,23 @@ export function warmMarkdownBatches(characters: number): void {
  * text past the limits that need no parse), in batches parsed in parallel worker threads, in the order of
  * the texts.
  */
-export async function linkDestinationsAndDepthsInBatches(markdowns: readonly string[], options: BatchOptions = {}): Promise<LinksAndDepth[]> {
-  if (inPlace(markdowns, options)) return linkDestinationsAndDepthsOf(markdowns);
-  return runInBatches(markdowns, (batch) => ({ kind: 'links-and-depths', markdowns: batch }));
+export async function linkDestinationsAndDepthsInBatches(
+  markdowns: readonly string[],
+  options: BatchOptions & { onBatch?: BatchListener<LinksAndDepth> } = {},
+): Promise<LinksAndDepth[]> {
+  if (inPlace(markdowns, options)) {
+    const results = linkDestinationsAndDepthsOf(markdowns);
+    options.onBatch?.(0, results);
+    return results;
+  }
+  return runInBatches(markdowns, (batch) => ({ kind: 'links-and-depths', markdowns: batch }), options.onBatch);
 }
+
+/**
+ * Called with each batch's answers as soon as that batch is parsed (`offset`: the index of its first text), so
+ * that the caller works on them while the threads parse the next ones; batches may come back in any order.
+ */
+export type BatchListener<R> = (offset: number, results: readonly R[]) => void;
 
 /**
  * For each text about to be stored, the message of the content limit it passes (`parseMarkdownWithinLimits`)
@@ -109,11 +133,13 @@ function inPlace(markdowns: readonly string[], options: BatchOptions): boolean {
   return characters < (options.inPlaceCharacters ?? IN_PLACE_CHARACTERS);
 }
 
-async function runInBatches<T, R>(items: readonly T[], task: (batch: T[]) => MarkdownTask): Promise<R[]> {
-  const batches: T[][] = [];
-  for (let i = 0; i < items.length; i += BATCH_TEXTS) batches.push(items.slice(i, i + BATCH_TEXTS));
-  const results = await Promise.all(batches.map((batch) => batchPool.run<R[]>(task(batch))));
-  return results.flat();
+async function runInBatches<T, R>(items: readonly T[], task: (batch: T[]) => MarkdownTask, onBatch?: BatchListener<R>): Promise<R[]> {
+  const runs: Promise<R[]>[] = [];
+  for (let offset = 0; offset < items.length; offset += BATCH_TEXTS) {
+    const run = batchPool.run<R[]>(task(items.slice(offset, offset + BATCH_TEXTS)));
+    runs.push(onBatch ? run.then((results) => (onBatch(offset, results), results)) : run);
+  }
+  return (await Promise.all(runs)).flat();
 }
 
 /**
