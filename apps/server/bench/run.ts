@@ -15,7 +15,7 @@ import { formatPdfBenchReport, runPdfBench } from './pdf-bench.js';
 import { formatFilesBenchReport, runFilesBench } from './files-bench.js';
 import { formatSignInBenchReport, runSignInBench } from './sign-in-bench.js';
 import { openBenchDatabase } from './bench-database.js';
-import { builtServerEntry, freePort, load, serverNodeOptions, startBareServer, stop, until, type LoadResult } from './processes.js';
+import { builtServerEntry, freePort, load, processCpuMs, serverNodeOptions, startBareServer, stop, until, type LoadResult } from './processes.js';
 import { formatReaderBenchReport, runReaderBench } from './reader-bench.js';
 import { formatEditorBenchReport, runEditorBench } from './editor-bench.js';
 import { formatAppBenchReport, runAppBench } from './app-bench.js';
@@ -90,7 +90,9 @@ interface Measurement {
   bare: { requestsPerSecond: number; p50Ms: number; p99Ms: number };
   /** Median of the rounds' ratios. */
   ratio: number;
-  rounds: Array<{ quire: LoadResult; bare: LoadResult; ratio: number }>;
+  rounds: Array<{ quire: LoadResult; bare: LoadResult; ratio: number; cpuUsPerRequest?: { quire: number; bare: number } }>;
+  /** Median over the rounds of the CPU time (user + system, /proc) each server spent per answer, in µs; the load moves it little. */
+  cpuUsPerRequest?: { quire: number; bare: number };
   /**
    * For a target compared with another Quire target (the guest's list with the admin's): that target loaded
    * in the same round, right before or after this one (the order alternates), and the median of the rounds'
@@ -122,7 +124,12 @@ async function main(): Promise<void> {
   if (only.has('http')) {
     // SQLite, and PostgreSQL as well when BENCH_DATABASE_URL names one: the same targets against the same bare
     // server, with each count of API processes.
-    const databases = [undefined, ...(process.env.BENCH_DATABASE_URL ? [process.env.BENCH_DATABASE_URL] : [])];
+    // BENCH_HTTP_DIALECTS=postgres (or sqlite) runs one of them only, e.g. to alternate builds on one dialect.
+    const dialects = process.env.BENCH_HTTP_DIALECTS?.split(',') ?? ['sqlite', 'postgres'];
+    const databases = [
+      ...(dialects.includes('sqlite') ? [undefined] : []),
+      ...(process.env.BENCH_DATABASE_URL && dialects.includes('postgres') ? [process.env.BENCH_DATABASE_URL] : []),
+    ];
     const httpReports: HttpReport[] = [];
     for (const databaseUrl of databases) {
       for (const processes of processCounts()) {
@@ -292,6 +299,9 @@ function formatHttpReport(report: HttpReport): string {
     const rounds = m.versus.rounds.map((round, index) => `${m.rounds[index]!.quire.requestsPerSecond.toFixed(0)}/${round.other.requestsPerSecond.toFixed(0)} = ${round.ratio.toFixed(2)}`).join(', ');
     lines.push('', `${m.versus.name}: ${m.versus.ratio.toFixed(2)}x requests/s (${m.versus.goal}; median of rounds ${rounds})`);
   }
+  for (const m of report.measurements) {
+    if (m.cpuUsPerRequest) lines.push(`${m.name}: server CPU per request ${m.cpuUsPerRequest.quire.toFixed(1)} µs (bare ${m.cpuUsPerRequest.bare.toFixed(1)} µs), median of rounds`);
+  }
   lines.push('', 'each round (Quire req/s / bare req/s = ratio); the line above is the median round:');
   for (const m of report.measurements) {
     lines.push(`  ${m.name}: ${m.rounds.map((round) => `${round.quire.requestsPerSecond.toFixed(0)}/${round.bare.requestsPerSecond.toFixed(0)} = ${round.ratio.toFixed(3)}`).join(', ')}`);
@@ -423,12 +433,25 @@ async function runHttpBench(setting: HttpSetting): Promise<HttpReport> {
       await new Promise<void>((resolve) => bare.once('message', () => resolve()));
       const measured: Measurement['rounds'] = [];
       const versusRounds: NonNullable<Measurement['versus']>['rounds'] = [];
+      // The CPU time each server spends per answer does not depend on what else the machine runs, as requests/s do.
+      const loadWithCpu = async (url: string, headers: Record<string, string>, pid: number | undefined) => {
+        const before = processCpuMs(pid);
+        const result = await load(url, duration, headers);
+        const after = processCpuMs(pid);
+        return { result, cpuUs: before === undefined || after === undefined || result.requests === 0 ? undefined : ((after - before) * 1000) / result.requests };
+      };
       for (let round = 0; round < rounds; round++) {
-        const bareResult = await load(`http://127.0.0.1:${barePort}/`, duration, {});
+        const bareLoad = await loadWithCpu(`http://127.0.0.1:${barePort}/`, {}, bare.pid);
+        const bareResult = bareLoad.result;
         // The compared target goes first in even rounds and last in odd ones, so neither always has the warmer turn.
         const other = target.versus && round % 2 === 0 ? await load(target.versus.url, duration, target.versus.headers) : undefined;
-        const result = await load(target.url, duration, target.headers);
-        measured.push({ quire: result, bare: bareResult, ratio: result.requestsPerSecond / bareResult.requestsPerSecond });
+        // With several API processes the primary's CPU time is not theirs: measured with one process only.
+        const quireLoad = await loadWithCpu(target.url, target.headers, setting.processes === 1 ? server.pid : undefined);
+        const result = quireLoad.result;
+        measured.push({
+          quire: result, bare: bareResult, ratio: result.requestsPerSecond / bareResult.requestsPerSecond,
+          ...(quireLoad.cpuUs !== undefined && bareLoad.cpuUs !== undefined ? { cpuUsPerRequest: { quire: quireLoad.cpuUs, bare: bareLoad.cpuUs } } : {}),
+        });
         if (target.versus) {
           const otherResult = other ?? await load(target.versus.url, duration, target.versus.headers);
           versusRounds.push({ other: otherResult, ratio: result.requestsPerSecond / otherResult.requestsPerSecond });
@@ -438,6 +461,7 @@ async function runHttpBench(setting: HttpSetting): Promise<HttpReport> {
       const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
       const median = [...measured].sort((a, b) => a.ratio - b.ratio)[Math.floor((measured.length - 1) / 2)]!;
+      const cpuRounds = measured.flatMap((round) => (round.cpuUsPerRequest ? [round.cpuUsPerRequest] : []));
       measurements.push({
         name: target.name,
         url: target.url,
@@ -446,6 +470,7 @@ async function runHttpBench(setting: HttpSetting): Promise<HttpReport> {
         bare: { requestsPerSecond: median.bare.requestsPerSecond, p50Ms: median.bare.p50Ms, p99Ms: median.bare.p99Ms },
         ratio: median.ratio,
         rounds: measured,
+        ...(cpuRounds.length ? { cpuUsPerRequest: { quire: medianOf(cpuRounds.map((cpu) => cpu.quire)), bare: medianOf(cpuRounds.map((cpu) => cpu.bare)) } } : {}),
         ...(target.versus
           ? { versus: { name: target.versus.name, goal: target.versus.goal, ratio: medianOf(versusRounds.map((round) => round.ratio)), rounds: versusRounds } }
           : {}),

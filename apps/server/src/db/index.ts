@@ -8,6 +8,7 @@ import { pendingMigrations } from './migrate.js';
 import type { Database } from './schema.js';
 import { CachingSqliteDialect, type ImmediateRead } from './sqlite-driver.js';
 import { registerChangeBus } from './change-notices.js';
+import { namingClientClass } from './named-statements.js';
 
 /** The PostgreSQL client, loaded only when DATABASE_URL is a postgres:// URL. */
 const postgresClient = lazyModule<typeof import('pg')>('pg', { warm: false });
@@ -51,9 +52,12 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const schema = config.schema;
-  const pool = new (postgresClient().Pool)({
+  const pg = postgresClient();
+  const pool = new pg.Pool({
     connectionString: config.connectionString,
     max: 10,
+    // The queries every request makes run as named prepared statements (named-statements.ts).
+    Client: namingClientClass(pg.Client),
     // The schema comes first on the search path so unqualified table names resolve to it.
     ...(schema ? { options: `-c search_path=${schema},public` } : {}),
   });

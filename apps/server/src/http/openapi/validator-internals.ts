@@ -51,6 +51,8 @@ export interface EovRequestValidator {
 
 export interface EovResponseValidator {
   buildValidators(responses: unknown, cacheKey: string): unknown;
+  /** Whether `_validate` checks a body of this media type (it lets the others through); may throw on wildcards. */
+  canValidateContentType(contentType: string): boolean;
   _validate(input: { validators: unknown; body: unknown; statusCode: number; path: string; accepts: string[] }): void;
 }
 
@@ -69,15 +71,17 @@ const { RequestValidator, ResponseValidator } = load<{
   RequestValidator: new (apiDoc: OpenApiDocument, options: unknown) => EovRequestValidator;
   ResponseValidator: new (apiDoc: OpenApiDocument, options: unknown, eovOptions: unknown, serial: number) => EovResponseValidator;
 }>('dist/middlewares/index.js');
-const { ContentType } = load<{
+const { ContentType, findResponseContent } = load<{
   ContentType: { fromString(type: string | undefined): { normalize(): string | null | undefined } };
+  /** Which of a response's media types `_validate` checks a body against, given the accepted types. */
+  findResponseContent(accepts: string[], expectedTypes: string[]): string | null;
 }>('dist/middlewares/util.js');
 // The error classes the package exports as `error` (its index also loads the spec loader and its $ref
 // parser, tens of milliseconds at start-up that nothing here needs); the test checks they are the same.
 const errorClasses = load<Record<'BadRequest' | 'UnsupportedMediaType' | 'InternalServerError' | 'RequestEntityTooLarge' | 'MethodNotAllowed'
   | 'NotAcceptable' | 'NotFound' | 'Unauthorized' | 'Forbidden', ValidatorErrorClass>>('dist/framework/types.js');
 
-export { OpenApiValidator, SchemaPreprocessor, RequestValidator, ResponseValidator };
+export { OpenApiValidator, SchemaPreprocessor, RequestValidator, ResponseValidator, findResponseContent };
 
 /** The error classes of the package's public `error` export, by name. */
 export const validatorErrors = {
@@ -155,6 +159,11 @@ export const VALIDATOR_INTERNALS: readonly ValidatorInternal[] = [
     path: ['ResponseValidator', 'prototype', 'buildValidators'], kind: 'function', parameters: 2,
   },
   { name: 'ResponseValidator.prototype._validate', file: 'dist/middlewares/index.js', path: ['ResponseValidator', 'prototype', '_validate'], kind: 'function', parameters: 1 },
+  {
+    name: 'ResponseValidator.prototype.canValidateContentType', file: 'dist/middlewares/index.js',
+    path: ['ResponseValidator', 'prototype', 'canValidateContentType'], kind: 'function', parameters: 1,
+  },
+  { name: 'findResponseContent', file: 'dist/middlewares/util.js', path: ['findResponseContent'], kind: 'function', parameters: 2 },
   { name: 'ContentType.fromString', file: 'dist/middlewares/util.js', path: ['ContentType', 'fromString'], kind: 'function', parameters: 1 },
   { name: 'ContentType.prototype.normalize', file: 'dist/middlewares/util.js', path: ['ContentType', 'prototype', 'normalize'], kind: 'function', parameters: 0 },
   ...Object.keys(validatorErrors).map((name): ValidatorInternal => ({ name: `error class ${name}`, file: 'dist/framework/types.js', path: [name], kind: 'class' })),
