@@ -24,7 +24,7 @@ import { createFileServices } from './storage/file-services.js';
 import { createMailer } from './net/mailer.js';
 import { createReaderHandler, type ReaderChanges } from '@quire/reader';
 import { createLimiterStore } from './limits/limiter-store.js';
-import { createMetrics, type Metrics } from './metrics/metrics.js';
+import type { Metrics } from './metrics/metrics.js';
 import { metricsRequestListener } from './http/metrics-route.js';
 import { jobQueueStats } from './stores/job-store.js';
 
@@ -73,8 +73,9 @@ export async function startServer({ config, logger, contract, handlers, jobHandl
     const files = await createFileServices(config, database.db);
     const pool = database.pool;
     // Made only when /metrics is served: without a reader, counting would be work for nothing on every request.
+    // Loaded only then too: prom-client and the OpenTelemetry API it loads are some 85 modules.
     const metrics: Metrics | undefined = config.metrics
-      ? createMetrics({
+      ? (await import('./metrics/metrics.js')).createMetrics({
           jobQueue: () => jobQueueStats(database.db),
           ...(pool ? { pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }) } : {}),
         })
