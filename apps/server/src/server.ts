@@ -161,19 +161,23 @@ export async function startServer({ config, logger, contract, handlers, jobHandl
     const metricsHttp = metricsServer;
     const loopbackHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
     loopbackUrl = `http://${loopbackHost}:${port}`;
-    // What start-up left for later is done now, in the background, a little at a time between requests:
-    // request validators (production; a request arriving first compiles its own path's), response validators
-    // when a mismatch is only logged (production), then the libraries loaded lazily, the
-    // decoy password hash and the reader's Markdown renderer.
+    // What start-up left for later is done now, in the background, a step at a time when no request is in
+    // flight (quire.warmUpTurn): request validators (production; a request arriving first compiles its own
+    // path's), the handler groups (a request arriving first loads its own), response validators when a
+    // mismatch is only logged (production), then the libraries loaded lazily, the decoy password hash and the
+    // reader (its modules and its Markdown renderer).
     const warmUp = async () => {
       logger.debug({ compiled: await quire.warmRequests() }, 'request validators compiled');
+      logger.debug({ loaded: await quire.warmHandlers() }, 'handler groups loaded');
       if (config.responseValidation === 'log') logger.debug({ compiled: await quire.warmResponses() }, 'response validators compiled');
-      logger.debug({ loaded: await warmLazyModules() }, 'libraries loaded');
+      logger.debug({ loaded: await warmLazyModules(quire.warmUpTurn) }, 'libraries loaded');
       // Made on first use, the decoy hash would make the first failed sign-in of an unknown email cost a hash
       // more than any other failure: made now, every failed sign-in costs one verification.
+      await quire.warmUpTurn();
       await decoyPasswordHash();
+      await quire.warmUpTurn();
       await reader.warm();
-      logger.debug('reader renderer loaded');
+      logger.debug('reader loaded');
     };
     warmUp().catch((error: unknown) => logger.error({ err: error }, 'background warm-up failed'));
 

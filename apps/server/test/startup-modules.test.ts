@@ -8,7 +8,9 @@ import { builtEntry, runCommand } from './built.js';
  * processor (@redocly/openapi-core, ~170 ms, only ever used in its worker thread) and the reader's Markdown
  * renderer (unified, remark, rehype, highlight.js: ~500 modules, ~320 ms, loaded by the first page or the
  * warm-up after listening), and 0.6 s without them. This keeps them, and the other libraries the server loads
- * on first use, out of what importing the server loads.
+ * on first use, out of what importing the server loads: since then also the handler groups (with the
+ * services, stores and presenters under them), the reader's handler and the metrics, which were about 0.3 s of
+ * CPU of the ~0.9 s to the first answer (apps/server/README.md, "API read path and start-up").
  */
 
 const tracer = fileURLToPath(new URL('./fixtures/startup/trace-packages.mjs', import.meta.url));
@@ -41,6 +43,9 @@ describe('what starting the server loads', () => {
       'mdast-util-from-markdown', 'mdast-util-to-markdown', // the server's Markdown (lazy-module.ts)
       'pdfkit', // PDF exports
       'pg', // only when DATABASE_URL is postgres://
+      'prom-client', '@opentelemetry/api', // only when /metrics is served
+      'piscina', 'feed', 'xml-js', // the reader's handler (its modules load with its first page or the warm-up)
+      'otpauth', 'jsep', // handler groups other than the first request's (http/handlers/index.ts)
     ];
     expect(later.filter((name) => loaded.has(name))).toEqual([]);
   }, 90_000);

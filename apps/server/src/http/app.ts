@@ -12,7 +12,7 @@ import { assertWithinSessionScope } from '../services/session-scope.js';
 import type { ServiceContext } from '../services/context.js';
 import { answerError, errorHandler } from './error-handler.js';
 import { BadRequestError, MethodNotAllowedError, NotFoundError, NotImplementedError, UnauthorizedError } from '../errors.js';
-import { allHandlers } from './handlers/index.js';
+import { lazyHandlers } from './handlers/index.js';
 import { jsonBodyReader } from './middleware/body.js';
 import { refuseNulCharacters } from './middleware/nul.js';
 import { createRateLimiter } from './middleware/rate-limit.js';
@@ -33,6 +33,7 @@ import { assertCsrfDefence, UNSAFE_METHODS } from './csrf.js';
 import { metricsRequestListener } from './metrics-route.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { readSessionCookie } from './session-cookie.js';
+import { warmUpTurn } from './warm-up-turn.js';
 
 export interface AppOptions {
   services: ServiceContext;
@@ -95,10 +96,14 @@ export interface QuireApp {
   validators: ReadonlyMap<string, PathValidator>;
   /** How many validators were compiled before createApp returned. */
   compiledValidators: number;
-  /** Compiles the request validators not compiled yet, yielding to the event loop between paths. */
+  /** Compiles the request validators not compiled yet, one path per `warmUpTurn`. */
   warmRequests(): Promise<number>;
-  /** Compiles the response validators not compiled yet, yielding to the event loop between paths. */
+  /** Compiles the response validators not compiled yet, one path per `warmUpTurn`. */
   warmResponses(): Promise<number>;
+  /** Loads the handler groups not loaded yet (the default handlers load theirs on first use), one per turn. */
+  warmHandlers(): Promise<number>;
+  /** Waits for the next step of background work to be due: requests in flight come first (warm-up-turn.ts). */
+  warmUpTurn(): Promise<void>;
   /**
    * Resolves once no API operation is running. A client that gives up closes its connection while its
    * operation still runs; a graceful stop waits for this too, not only for connections, so that the database
@@ -115,6 +120,12 @@ interface Route {
   handler: AnyHandler | undefined;
   readBody: ReturnType<typeof jsonBodyReader>;
 }
+
+/**
+ * How long a step of the warm-up waits for the requests in flight before it runs anyway (warm-up-turn.ts):
+ * longer than a request usually takes, short enough for the warm-up to end under steady traffic.
+ */
+const WARM_UP_YIELD_MS = 50;
 
 /**
  * Validators depend only on the contract and the validation mode, so processes that build several apps from
@@ -164,8 +175,14 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const operations = listOperations(contract);
   const base = basePath(contract);
   const present: PresentContext = { publicUrl: options.publicUrl };
-  const handlers = (options.handlers ?? allHandlers({ services: options.services, present })) as Record<string, AnyHandler | undefined>;
+  const lazy = options.handlers ? undefined : lazyHandlers({ services: options.services, present });
+  const handlers = (options.handlers ?? lazy!.handlers) as Record<string, AnyHandler | undefined>;
   const logger = options.logger;
+
+  let operationsInFlight = 0;
+  const idleWaiters: Array<() => void> = [];
+  const whenIdle = (): Promise<void> => (operationsInFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve)));
+  const turn = () => warmUpTurn(() => operationsInFlight > 0, whenIdle, WARM_UP_YIELD_MS);
 
   const known = new Set(operations.map((operation) => operation.operationId));
   for (const operationId of Object.keys(handlers)) {
@@ -203,13 +220,16 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const warmRequests = async (): Promise<number> => {
     let compiled = 0;
     for (const contractPath of contractPaths) {
+      await turn();
       compiled += validatorOf(contractPath).warmRequests();
-      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return compiled;
   };
   if (eager) {
     for (const validator of validators.values()) compiledValidators += validator.warmRequests();
+    // Tests and development have every handler group loaded before listening too (a group that does not
+    // match its list in handlers/index.ts fails the start there).
+    await lazy?.warm(() => Promise.resolve());
   }
   // Response validators are compiled before listening when a mismatch fails the request (tests,
   // development); when it is only logged (production) they compile in the background after the server
@@ -218,8 +238,8 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const warmResponses = async (): Promise<number> => {
     let compiled = 0;
     for (const contractPath of contractPaths) {
+      await turn();
       compiled += validatorOf(contractPath).warmResponses();
-      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return compiled;
   };
@@ -427,8 +447,6 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     });
   };
 
-  let operationsInFlight = 0;
-  const idleWaiters: Array<() => void> = [];
   const tracked = (work: Promise<void>): void => {
     operationsInFlight++;
     void work.finally(() => {
@@ -466,6 +484,8 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     compiledValidators,
     warmRequests,
     warmResponses,
-    whenIdle: () => (operationsInFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
+    warmHandlers: () => (lazy ? lazy.warm(turn) : Promise.resolve(0)),
+    warmUpTurn: turn,
+    whenIdle,
   };
 }
