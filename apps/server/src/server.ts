@@ -13,7 +13,6 @@ import { defaultWebAppOptions } from './http/web-app-route.js';
 import { answerClientErrors } from './http/client-error.js';
 import type { OpenApiDocument } from './http/openapi/contract.js';
 import type { Handlers } from './http/registry.js';
-import { allJobHandlers } from './jobs/index.js';
 import { JobRunner, type JobHandlers } from './jobs/runner.js';
 import { warmLazyModules } from './lazy-module.js';
 import type { Logger } from './logger.js';
@@ -163,12 +162,13 @@ export async function startServer({ config, logger, contract, handlers, jobHandl
     loopbackUrl = `http://${loopbackHost}:${port}`;
     // What start-up left for later is done now, in the background, a step at a time when no request is in
     // flight (quire.warmUpTurn): request validators (production; a request arriving first compiles its own
-    // path's), the handler groups (a request arriving first loads its own), response validators when a
-    // mismatch is only logged (production), then the libraries loaded lazily, the decoy password hash and the
-    // reader (its modules and its Markdown renderer).
+    // path's), the handler groups and the routes outside the API (a request arriving first loads its own),
+    // response validators when a mismatch is only logged (production), then the libraries loaded lazily, the
+    // decoy password hash and the reader (its modules and its Markdown renderer).
     const warmUp = async () => {
       logger.debug({ compiled: await quire.warmRequests() }, 'request validators compiled');
       logger.debug({ loaded: await quire.warmHandlers() }, 'handler groups loaded');
+      logger.debug({ built: await quire.warmRoutes() }, 'routes outside the API built');
       if (config.responseValidation === 'log') logger.debug({ compiled: await quire.warmResponses() }, 'response validators compiled');
       logger.debug({ loaded: await warmLazyModules(quire.warmUpTurn) }, 'libraries loaded');
       // Made on first use, the decoy hash would make the first failed sign-in of an unknown email cost a hash
@@ -182,7 +182,9 @@ export async function startServer({ config, logger, contract, handlers, jobHandl
     warmUp().catch((error: unknown) => logger.error({ err: error }, 'background warm-up failed'));
 
     if (config.runJobs) {
-      runner = new JobRunner({ services, handlers: jobHandlers ?? allJobHandlers(), leaseMs: config.jobLeaseMs });
+      // The job handlers (Git sync, search reindex, OpenAPI processing...: some 60 modules) are loaded only by a
+      // process that runs jobs, once it listens.
+      runner = new JobRunner({ services, handlers: jobHandlers ?? (await import('./jobs/index.js')).allJobHandlers(), leaseMs: config.jobLeaseMs });
       runner.start();
     }
     const jobRunner = runner;

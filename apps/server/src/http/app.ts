@@ -24,10 +24,7 @@ import { bearerToken, bearerTokenHash, beginRequest, maybeRequestState, requestS
 import { sendEmpty, sendJson, type ResponseCheck } from './respond.js';
 import { PathRouter } from './router.js';
 import { downloadRouter, type DownloadRouteOptions } from './download-route.js';
-import { integrationAssetsRouter } from './integration-assets-route.js';
-import { openApiRawRouter } from './openapi-raw-route.js';
-import { oidcRouter } from './oidc-routes.js';
-import { ssoRouter } from './sso-routes.js';
+import { lazyRouter, type LazyRouter } from './lazy-router.js';
 import { webAppRouter, type WebAppOptions } from './web-app-route.js';
 import { assertCsrfDefence, UNSAFE_METHODS } from './csrf.js';
 import { metricsRequestListener } from './metrics-route.js';
@@ -102,6 +99,8 @@ export interface QuireApp {
   warmResponses(): Promise<number>;
   /** Loads the handler groups not loaded yet (the default handlers load theirs on first use), one per turn. */
   warmHandlers(): Promise<number>;
+  /** Builds the routes outside the API that are built on first use (lazy-router.ts), one per turn. */
+  warmRoutes(): Promise<number>;
   /** Waits for the next step of background work to be due: requests in flight come first (warm-up-turn.ts). */
   warmUpTurn(): Promise<void>;
   /**
@@ -413,10 +412,16 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     app.all('/metrics', (req, res) => serveMetrics(req, res));
   }
   if (options.downloads) app.use(downloadRouter(options.downloads));
-  if (options.downloads) app.use(integrationAssetsRouter(options.services));
-  app.use(openApiRawRouter(options.services));
-  app.use(ssoRouter(options.services, present));
-  app.use(oidcRouter(options.services, present));
+  // Routes no API request goes through, built by their first request or the warm-up (lazy-router.ts).
+  const lazyRouters: LazyRouter[] = [
+    ...(options.downloads ? [lazyRouter(async () => (await import('./integration-assets-route.js')).integrationAssetsRouter(options.services))] : []),
+    lazyRouter(async () => (await import('./openapi-raw-route.js')).openApiRawRouter(options.services)),
+    lazyRouter(async () => (await import('./sso-routes.js')).ssoRouter(options.services, present)),
+    lazyRouter(async () => (await import('./oidc-routes.js')).oidcRouter(options.services, present)),
+  ];
+  for (const router of lazyRouters) app.use(router);
+  // Tests and development have them built before listening, as the validators.
+  if (eager) for (const router of lazyRouters) await router.warm();
   const reader = options.reader;
   if (reader) {
     // A request for another host that no route above answered is for a site with that hostname.
@@ -485,6 +490,13 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     warmRequests,
     warmResponses,
     warmHandlers: () => (lazy ? lazy.warm(turn) : Promise.resolve(0)),
+    warmRoutes: async () => {
+      for (const router of lazyRouters) {
+        await turn();
+        await router.warm();
+      }
+      return lazyRouters.length;
+    },
     warmUpTurn: turn,
     whenIdle,
   };
