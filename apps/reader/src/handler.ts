@@ -5,12 +5,13 @@ import { PublishedSites, visitorScope, type SiteData } from './api/published-sit
 import { RevisionContent } from './api/revision-content.js';
 import { Visit } from './api/visit.js';
 import { readAddress, requestTarget, type ReaderAddress } from './http/address.js';
-import { ASSET_PREFIX, loadAssets } from './http/assets.js';
+import { loadAssets } from './http/assets.js';
 import { setCommonHeaders } from './http/headers.js';
 import { redirect, send, sendBarePage, sendPage, TEXT } from './http/respond.js';
 import { laterFailure, lookupFailure } from './pages/bare-page.js';
 import { searchPage } from './pages/search-page.js';
 import type { ReaderHandler, ReaderOptions } from './reader-options.js';
+import { isReaderPath } from './reader-paths.js';
 import { createRenderPool } from './render/render-pool.js';
 import { MACHINE_FILES, sendMachineFile } from './routes/machine-files.js';
 import { rememberSecrets } from './routes/remember-secrets.js';
@@ -192,7 +193,7 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
       sendBarePage(res, req, assets.paths, laterFailure(error));
     });
   }) as ReaderHandler;
-  handler.isReaderPath = (pathname: string) => pathname.startsWith('/sites/') || pathname.startsWith(ASSET_PREFIX);
+  handler.isReaderPath = isReaderPath;
   handler.close = () => {
     unsubscribe?.();
     return renderPool.close();

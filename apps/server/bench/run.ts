@@ -20,6 +20,7 @@ import { formatReaderBenchReport, runReaderBench } from './reader-bench.js';
 import { formatEditorBenchReport, runEditorBench } from './editor-bench.js';
 import { formatAppBenchReport, runAppBench } from './app-bench.js';
 import { formatGoals, type GoalFigure } from './goals.js';
+import { formatStartupBenchReport, runStartupBench } from './startup-bench.js';
 
 /**
  * `npm run bench`: starts the built server (production settings) on a fresh SQLite file with an
@@ -41,7 +42,8 @@ import { formatGoals, type GoalFigure } from './goals.js';
  * with the ratios of every setting side by side.
  * Options: --duration <seconds per load> (default 5), --rounds <n> (default 3), --spaces <n> (default 1000),
  * --log-level <level> of the server (default warn; production's default, info, logs a line per request),
- * --only http,import,search,edit,conversations,openapi,pdf,reader,files,sign-in,editor,app (default all), --json. The sign-in bench (sign-in-bench.ts)
+ * --only http,startup,import,search,edit,conversations,openapi,pdf,reader,files,sign-in,editor,app (default all), --json,
+ * --spawns <n> of the start-up bench (startup-bench.ts: the first answer alone, n spawns, median; default 5). The sign-in bench (sign-in-bench.ts)
  * times failed sign-ins of unknown and known accounts, whose difference must not tell them apart. The editor bench (editor-bench.ts) times the app's preview
  * per keystroke in a 2,000-line page, in Chromium. The app bench (app-bench.ts) weighs the JavaScript of the app's first screens
  * (signed out and signed in) and times navigation to each screen usable, cold and warm, in Chromium. The files bench (files-bench.ts)
@@ -101,7 +103,7 @@ interface Measurement {
   versus?: { name: string; goal: string; ratio: number; rounds: Array<{ other: LoadResult; ratio: number }> };
 }
 
-const BENCHES = ['http', 'import', 'search', 'edit', 'conversations', 'openapi', 'pdf', 'reader', 'files', 'sign-in', 'editor', 'app'] as const;
+const BENCHES = ['http', 'startup', 'import', 'search', 'edit', 'conversations', 'openapi', 'pdf', 'reader', 'files', 'sign-in', 'editor', 'app'] as const;
 type BenchName = (typeof BENCHES)[number];
 
 function selectedBenches(): Set<BenchName> {
@@ -142,6 +144,18 @@ async function main(): Promise<void> {
     reports.http = httpReports;
     if (httpReports.length > 1) print(`\n${formatHttpSummary(httpReports)}`);
     goals.push(...httpReports.flatMap(httpGoalFigures));
+  }
+  if (only.has('startup')) {
+    // The HTTP bench's first answer alone, repeated (--spawns, default 5): its median is the goal's figure
+    // when the HTTP bench does not run too.
+    const startupReports = [];
+    for (const databaseUrl of [undefined, ...(process.env.BENCH_DATABASE_URL ? [process.env.BENCH_DATABASE_URL] : [])]) {
+      const report = await runStartupBench({ spawns: option('spawns', 5), log: progress, ...(databaseUrl ? { databaseUrl } : {}) });
+      startupReports.push(report);
+      print(`\n${formatStartupBenchReport(report)}`);
+      if (!only.has('http')) goals.push({ goal: 'firstAnswer', dialect: report.dialect, value: report.medianMs });
+    }
+    reports.startup = startupReports;
   }
   if (only.has('import')) {
     progress('import bench: generating and importing a 5,000-page repository...');

@@ -13,7 +13,6 @@ import { defaultWebAppOptions } from './http/web-app-route.js';
 import { answerClientErrors } from './http/client-error.js';
 import type { OpenApiDocument } from './http/openapi/contract.js';
 import type { Handlers } from './http/registry.js';
-import { allJobHandlers } from './jobs/index.js';
 import { JobRunner, type JobHandlers } from './jobs/runner.js';
 import { warmLazyModules } from './lazy-module.js';
 import type { Logger } from './logger.js';
@@ -24,7 +23,7 @@ import { createFileServices } from './storage/file-services.js';
 import { createMailer } from './net/mailer.js';
 import { createReaderHandler, type ReaderChanges } from '@quire/reader';
 import { createLimiterStore } from './limits/limiter-store.js';
-import { createMetrics, type Metrics } from './metrics/metrics.js';
+import type { Metrics } from './metrics/metrics.js';
 import { metricsRequestListener } from './http/metrics-route.js';
 import { jobQueueStats } from './stores/job-store.js';
 
@@ -73,8 +72,9 @@ export async function startServer({ config, logger, contract, handlers, jobHandl
     const files = await createFileServices(config, database.db);
     const pool = database.pool;
     // Made only when /metrics is served: without a reader, counting would be work for nothing on every request.
+    // Loaded only then too: prom-client and the OpenTelemetry API it loads are some 85 modules.
     const metrics: Metrics | undefined = config.metrics
-      ? createMetrics({
+      ? (await import('./metrics/metrics.js')).createMetrics({
           jobQueue: () => jobQueueStats(database.db),
           ...(pool ? { pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }) } : {}),
         })
@@ -160,24 +160,31 @@ export async function startServer({ config, logger, contract, handlers, jobHandl
     const metricsHttp = metricsServer;
     const loopbackHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
     loopbackUrl = `http://${loopbackHost}:${port}`;
-    // What start-up left for later is done now, in the background, a little at a time between requests:
-    // request validators (production; a request arriving first compiles its own path's), response validators
-    // when a mismatch is only logged (production), then the libraries loaded lazily, the
-    // decoy password hash and the reader's Markdown renderer.
+    // What start-up left for later is done now, in the background, a step at a time when no request is in
+    // flight (quire.warmUpTurn): request validators (production; a request arriving first compiles its own
+    // path's), the handler groups and the routes outside the API (a request arriving first loads its own),
+    // response validators when a mismatch is only logged (production), then the libraries loaded lazily, the
+    // decoy password hash and the reader (its modules and its Markdown renderer).
     const warmUp = async () => {
       logger.debug({ compiled: await quire.warmRequests() }, 'request validators compiled');
+      logger.debug({ loaded: await quire.warmHandlers() }, 'handler groups loaded');
+      logger.debug({ built: await quire.warmRoutes() }, 'routes outside the API built');
       if (config.responseValidation === 'log') logger.debug({ compiled: await quire.warmResponses() }, 'response validators compiled');
-      logger.debug({ loaded: await warmLazyModules() }, 'libraries loaded');
+      logger.debug({ loaded: await warmLazyModules(quire.warmUpTurn) }, 'libraries loaded');
       // Made on first use, the decoy hash would make the first failed sign-in of an unknown email cost a hash
       // more than any other failure: made now, every failed sign-in costs one verification.
+      await quire.warmUpTurn();
       await decoyPasswordHash();
+      await quire.warmUpTurn();
       await reader.warm();
-      logger.debug('reader renderer loaded');
+      logger.debug('reader loaded');
     };
     warmUp().catch((error: unknown) => logger.error({ err: error }, 'background warm-up failed'));
 
     if (config.runJobs) {
-      runner = new JobRunner({ services, handlers: jobHandlers ?? allJobHandlers(), leaseMs: config.jobLeaseMs });
+      // The job handlers (Git sync, search reindex, OpenAPI processing...: some 60 modules) are loaded only by a
+      // process that runs jobs, once it listens.
+      runner = new JobRunner({ services, handlers: jobHandlers ?? (await import('./jobs/index.js')).allJobHandlers(), leaseMs: config.jobLeaseMs });
       runner.start();
     }
     const jobRunner = runner;

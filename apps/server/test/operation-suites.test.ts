@@ -3,8 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { allHandlers } from '../src/http/handlers/index.js';
-import { createLogger } from '../src/logger.js';
+import { implementedOperations } from '../src/http/handlers/index.js';
 
 /*
  * The operationId is the join key of the codebase: the spec, the handler, the service entry point and the
@@ -63,11 +62,7 @@ describe('operation suites', () => {
   });
 
   it('has a suite named after every implemented operation', () => {
-    const handlers = allHandlers({
-      services: { db: undefined as never, dialect: 'sqlite', logger: createLogger('silent') },
-      present: { publicUrl: 'http://localhost' },
-    });
-    const implemented = Object.keys(handlers).sort();
+    const implemented = implementedOperations().sort();
     expect(implemented.length).toBeGreaterThan(0);
     const titles = [join(serverRoot, 'src'), join(serverRoot, 'test')]
       .flatMap(testFiles)

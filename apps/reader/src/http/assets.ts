@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AssetPaths } from '../site/layout.js';
+import { ASSET_PREFIX } from '../reader-paths.js';
 
-/** Where the reader's static assets are served, on every host (hostname sites included). */
-export const ASSET_PREFIX = '/_reader/';
+export { ASSET_PREFIX };
 
 export interface Asset {
   path: string;

@@ -1,11 +1,11 @@
-import { Migrator, type Kysely } from 'kysely';
+import { Migrator, type Kysely, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabaseUrl, describeEachDialect, type TestDatabaseUrl } from '../../test/dialects.js';
 import { parseDatabaseUrl } from '../config.js';
 import { presentGitSyncState } from '../http/presenters/git-sync-presenter.js';
 import type { SpaceGitSyncCopy } from '../stores/git-sync-store.js';
 import { openDatabase, type DatabaseHandle } from './index.js';
-import { folderMigrationProvider, migrateToLatest } from './migrate.js';
+import { folderMigrationProvider, migrateToLatest, pendingMigrations } from './migrate.js';
 
 describeEachDialect('migrations', (dialect) => {
   let target: TestDatabaseUrl;
@@ -128,5 +128,59 @@ describeEachDialect('migrations', (dialect) => {
         await target.drop();
       }
     });
+  });
+});
+
+describeEachDialect('migrations at start', (dialect) => {
+  /** The handle with every statement sent through it counted (transactions included: plugins carry over). */
+  const counted = (handle: DatabaseHandle) => {
+    const statements: string[] = [];
+    const plugin: KyselyPlugin = {
+      transformQuery: (args) => {
+        statements.push(args.node.kind);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    return { handle: { ...handle, db: handle.db.withPlugin(plugin) }, statements };
+  };
+
+  it('migrates a database that lacks migrations, and finds one up to date with one read of the bookkeeping table', async () => {
+    const target = createTestDatabaseUrl(dialect);
+    const handle = await openDatabase(parseDatabaseUrl(target.url));
+    try {
+      const migrator = new Migrator({ db: handle.db, provider: folderMigrationProvider, ...(handle.schema ? { migrationTableSchema: handle.schema } : {}) });
+      expect((await migrator.migrateTo('0370_search_row_format')).error).toBeUndefined();
+
+      // Migrations the database lacks are run by Kysely's migrator, as before.
+      const lacking = await pendingMigrations(handle.db, handle.schema);
+      expect(lacking).toContain('0400_search_impacts');
+      const behind = counted(handle);
+      expect(await migrateToLatest(behind.handle)).toEqual(lacking);
+      expect(behind.statements.length).toBeGreaterThan(5);
+      expect(await pendingMigrations(handle.db, handle.schema)).toEqual([]);
+
+      // Every later start: the one read, not the migrator (migration modules, locks, table listings).
+      const again = counted(handle);
+      expect(await migrateToLatest(again.handle)).toEqual([]);
+      expect(again.statements).toEqual(['RawNode']);
+    } finally {
+      await handle.close();
+      await target.drop();
+    }
+  });
+
+  it('leaves a database that ran a migration this build does not have to the migrator, which refuses it', async () => {
+    const target = createTestDatabaseUrl(dialect);
+    const handle = await openDatabase(parseDatabaseUrl(target.url));
+    try {
+      await migrateToLatest(handle);
+      const db = handle.db as unknown as Kysely<any>;
+      await db.insertInto('kysely_migration').values({ name: '9999_from_a_newer_build', timestamp: new Date().toISOString() }).execute();
+      await expect(migrateToLatest(handle)).rejects.toThrow(/9999_from_a_newer_build/);
+    } finally {
+      await handle.close();
+      await target.drop();
+    }
   });
 });

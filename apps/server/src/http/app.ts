@@ -12,7 +12,7 @@ import { assertWithinSessionScope } from '../services/session-scope.js';
 import type { ServiceContext } from '../services/context.js';
 import { answerError, errorHandler } from './error-handler.js';
 import { BadRequestError, MethodNotAllowedError, NotFoundError, NotImplementedError, UnauthorizedError } from '../errors.js';
-import { allHandlers } from './handlers/index.js';
+import { lazyHandlers } from './handlers/index.js';
 import { jsonBodyReader } from './middleware/body.js';
 import { refuseNulCharacters } from './middleware/nul.js';
 import { createRateLimiter } from './middleware/rate-limit.js';
@@ -24,15 +24,13 @@ import { bearerToken, bearerTokenHash, beginRequest, maybeRequestState, requestS
 import { sendEmpty, sendJson, type ResponseCheck } from './respond.js';
 import { PathRouter } from './router.js';
 import { downloadRouter, type DownloadRouteOptions } from './download-route.js';
-import { integrationAssetsRouter } from './integration-assets-route.js';
-import { openApiRawRouter } from './openapi-raw-route.js';
-import { oidcRouter } from './oidc-routes.js';
-import { ssoRouter } from './sso-routes.js';
+import { lazyRouter, type LazyRouter } from './lazy-router.js';
 import { webAppRouter, type WebAppOptions } from './web-app-route.js';
 import { assertCsrfDefence, UNSAFE_METHODS } from './csrf.js';
 import { metricsRequestListener } from './metrics-route.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { readSessionCookie } from './session-cookie.js';
+import { warmUpTurn } from './warm-up-turn.js';
 
 export interface AppOptions {
   services: ServiceContext;
@@ -95,10 +93,16 @@ export interface QuireApp {
   validators: ReadonlyMap<string, PathValidator>;
   /** How many validators were compiled before createApp returned. */
   compiledValidators: number;
-  /** Compiles the request validators not compiled yet, yielding to the event loop between paths. */
+  /** Compiles the request validators not compiled yet, one path per `warmUpTurn`. */
   warmRequests(): Promise<number>;
-  /** Compiles the response validators not compiled yet, yielding to the event loop between paths. */
+  /** Compiles the response validators not compiled yet, one path per `warmUpTurn`. */
   warmResponses(): Promise<number>;
+  /** Loads the handler groups not loaded yet (the default handlers load theirs on first use), one per turn. */
+  warmHandlers(): Promise<number>;
+  /** Builds the routes outside the API that are built on first use (lazy-router.ts), one per turn. */
+  warmRoutes(): Promise<number>;
+  /** Waits for the next step of background work to be due: requests in flight come first (warm-up-turn.ts). */
+  warmUpTurn(): Promise<void>;
   /**
    * Resolves once no API operation is running. A client that gives up closes its connection while its
    * operation still runs; a graceful stop waits for this too, not only for connections, so that the database
@@ -115,6 +119,12 @@ interface Route {
   handler: AnyHandler | undefined;
   readBody: ReturnType<typeof jsonBodyReader>;
 }
+
+/**
+ * How long a step of the warm-up waits for the requests in flight before it runs anyway (warm-up-turn.ts):
+ * longer than a request usually takes, short enough for the warm-up to end under steady traffic.
+ */
+const WARM_UP_YIELD_MS = 50;
 
 /**
  * Validators depend only on the contract and the validation mode, so processes that build several apps from
@@ -164,8 +174,14 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const operations = listOperations(contract);
   const base = basePath(contract);
   const present: PresentContext = { publicUrl: options.publicUrl };
-  const handlers = (options.handlers ?? allHandlers({ services: options.services, present })) as Record<string, AnyHandler | undefined>;
+  const lazy = options.handlers ? undefined : lazyHandlers({ services: options.services, present });
+  const handlers = (options.handlers ?? lazy!.handlers) as Record<string, AnyHandler | undefined>;
   const logger = options.logger;
+
+  let operationsInFlight = 0;
+  const idleWaiters: Array<() => void> = [];
+  const whenIdle = (): Promise<void> => (operationsInFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve)));
+  const turn = () => warmUpTurn(() => operationsInFlight > 0, whenIdle, WARM_UP_YIELD_MS);
 
   const known = new Set(operations.map((operation) => operation.operationId));
   for (const operationId of Object.keys(handlers)) {
@@ -203,13 +219,16 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const warmRequests = async (): Promise<number> => {
     let compiled = 0;
     for (const contractPath of contractPaths) {
+      await turn();
       compiled += validatorOf(contractPath).warmRequests();
-      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return compiled;
   };
   if (eager) {
     for (const validator of validators.values()) compiledValidators += validator.warmRequests();
+    // Tests and development have every handler group loaded before listening too (a group that does not
+    // match its list in handlers/index.ts fails the start there).
+    await lazy?.warm(() => Promise.resolve());
   }
   // Response validators are compiled before listening when a mismatch fails the request (tests,
   // development); when it is only logged (production) they compile in the background after the server
@@ -218,8 +237,8 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const warmResponses = async (): Promise<number> => {
     let compiled = 0;
     for (const contractPath of contractPaths) {
+      await turn();
       compiled += validatorOf(contractPath).warmResponses();
-      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return compiled;
   };
@@ -393,10 +412,16 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     app.all('/metrics', (req, res) => serveMetrics(req, res));
   }
   if (options.downloads) app.use(downloadRouter(options.downloads));
-  if (options.downloads) app.use(integrationAssetsRouter(options.services));
-  app.use(openApiRawRouter(options.services));
-  app.use(ssoRouter(options.services, present));
-  app.use(oidcRouter(options.services, present));
+  // Routes no API request goes through, built by their first request or the warm-up (lazy-router.ts).
+  const lazyRouters: LazyRouter[] = [
+    ...(options.downloads ? [lazyRouter(async () => (await import('./integration-assets-route.js')).integrationAssetsRouter(options.services))] : []),
+    lazyRouter(async () => (await import('./openapi-raw-route.js')).openApiRawRouter(options.services)),
+    lazyRouter(async () => (await import('./sso-routes.js')).ssoRouter(options.services, present)),
+    lazyRouter(async () => (await import('./oidc-routes.js')).oidcRouter(options.services, present)),
+  ];
+  for (const router of lazyRouters) app.use(router);
+  // Tests and development have them built before listening, as the validators.
+  if (eager) for (const router of lazyRouters) await router.warm();
   const reader = options.reader;
   if (reader) {
     // A request for another host that no route above answered is for a site with that hostname.
@@ -427,8 +452,6 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     });
   };
 
-  let operationsInFlight = 0;
-  const idleWaiters: Array<() => void> = [];
   const tracked = (work: Promise<void>): void => {
     operationsInFlight++;
     void work.finally(() => {
@@ -466,6 +489,15 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     compiledValidators,
     warmRequests,
     warmResponses,
-    whenIdle: () => (operationsInFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
+    warmHandlers: () => (lazy ? lazy.warm(turn) : Promise.resolve(0)),
+    warmRoutes: async () => {
+      for (const router of lazyRouters) {
+        await turn();
+        await router.warm();
+      }
+      return lazyRouters.length;
+    },
+    warmUpTurn: turn,
+    whenIdle,
   };
 }
