@@ -197,6 +197,10 @@ export async function startServer({ config, logger, contract, handlers, jobHandl
         // queue for another process.
         const jobsStopped = jobRunner?.stop(config.shutdownTimeoutMs);
         const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+        // Bytes that arrived with the signal (a request's headers, read in the same turn of the event loop, or
+        // waiting behind a busy one) are parsed before connections are judged idle: a request already sent is
+        // served, not dropped with its connection.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         // Keep-alive connections idle now, or idle once their request is answered, would hold close()
         // open until they time out; close them as soon as they have nothing in flight.
         httpServer.closeIdleConnections();
