@@ -3,4 +3,5 @@ export type { RenderInput, RenderOutput, RenderedFile, RenderedHeading } from '@
 export { createRenderPool, type RenderPool } from './render/render-pool.js';
 export { createReaderHandler } from './handler.js';
 export { ASSET_PREFIX } from './http/assets.js';
+export type { HeaderList } from './http/respond.js';
 export type { ReaderChange, ReaderChanges, ReaderHandler, ReaderOptions } from './reader-options.js';
