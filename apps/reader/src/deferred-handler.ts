@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HeaderList } from './http/respond.js';
 import type { ReaderHandler, ReaderOptions } from './reader-options.js';
 import { isReaderPath } from './reader-paths.js';
 
@@ -26,11 +27,11 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     );
     return loading;
   };
-  const handler = ((req: IncomingMessage, res: ServerResponse) => {
-    if (loaded) return loaded(req, res);
-    load().then((reader) => reader(req, res), () => {
+  const handler = ((req: IncomingMessage, res: ServerResponse, firstHeaders?: HeaderList) => {
+    if (loaded) return loaded(req, res, firstHeaders);
+    load().then((reader) => reader(req, res, firstHeaders), () => {
       // The reader's own error page is among what failed to load.
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+      if (!res.headersSent) res.writeHead(500, [...(firstHeaders ?? []), 'content-type', 'text/plain; charset=utf-8']);
       res.end('The reader could not be loaded.\n');
     });
   }) as ReaderHandler;

@@ -4,10 +4,10 @@ import { OpenSites } from './api/open-sites.js';
 import { PublishedSites, visitorScope, type SiteData } from './api/published-sites.js';
 import { RevisionContent } from './api/revision-content.js';
 import { Visit } from './api/visit.js';
-import { readAddress, requestTarget, type ReaderAddress } from './http/address.js';
-import { loadAssets } from './http/assets.js';
+import { publicBaseOf, readAddress, requestTarget, type ReaderAddress, type RequestTarget } from './http/address.js';
+import { loadAssets, type Asset } from './http/assets.js';
 import { setCommonHeaders } from './http/headers.js';
-import { redirect, send, sendBarePage, sendPage, TEXT } from './http/respond.js';
+import { redirect, send, sendBarePage, sendPage, setHeaderList, TEXT, type HeaderList } from './http/respond.js';
 import { laterFailure, lookupFailure } from './pages/bare-page.js';
 import { searchPage } from './pages/search-page.js';
 import type { ReaderHandler, ReaderOptions } from './reader-options.js';
@@ -64,26 +64,20 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
   const revisions = new RevisionContent();
   const sitePages = new SitePages(options.pageCacheEntries ?? 2_000, { revisions, openSites, renderPool, assets: assets.paths });
   // Parsed once: every request needs it.
-  const publicBase = options.publicUrl ? new URL(options.publicUrl) : undefined;
+  const publicBase = options.publicUrl ? publicBaseOf(options.publicUrl) : undefined;
 
   /**
    * Answers at once what needs no API call (assets, wrong methods, and an open address whose page is cached:
    * the hot path, kept synchronous so that it allocates no promise), and hands the rest to `serveFromApi`.
+   * `firstHeaders` (the server's, see ReaderHandler) are set before anything else, except on a cached page's
+   * answer, which writes them with its own in one `writeHead`.
    */
-  function serve(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
+  function serve(req: IncomingMessage, res: ServerResponse, firstHeaders: HeaderList | undefined): Promise<void> | undefined {
     const target = requestTarget(req.url ?? '/');
     const asset = assets.byPath.get(target.pathname);
-    if (asset) {
-      setCommonHeaders(res);
-      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-      send(res, req, 200, asset.type, asset.body);
-      return;
-    }
-    if (req.method === 'POST') return servePreview(req, res, readAddress(req, target, publicBase));
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      setCommonHeaders(res);
-      send(res, req, 405, TEXT, 'Method not allowed\n', { Allow: 'GET, HEAD, POST' });
-      return;
+    if (asset || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      setHeaderList(res, firstHeaders);
+      return serveOther(req, res, target, asset);
     }
     const address = readAddress(req, target, publicBase);
     // With other processes writing, what this one kept of an open site is used only once it has heard every
@@ -92,19 +86,35 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     // for it only before reusing a published site answer (lookUp).
     if (address.open && sync) {
       const heard = sync();
-      if (openSites.holds(address.url, Date.now())) return heard.then(() => serveAddress(req, res, address));
+      if (openSites.holds(address.url, Date.now())) return heard.then(() => serveAddress(req, res, address, firstHeaders));
+      setHeaderList(res, firstHeaders);
       return serveFromApi(req, res, address, undefined, Date.now(), heard);
     }
-    return serveAddress(req, res, address);
+    return serveAddress(req, res, address, firstHeaders);
   }
 
-  function serveAddress(req: IncomingMessage, res: ServerResponse, address: ReaderAddress): Promise<void> | undefined {
+  /** Assets, a customization's preview (POST) and other methods' refusal. */
+  function serveOther(req: IncomingMessage, res: ServerResponse, target: RequestTarget, asset: Asset | undefined): Promise<void> | undefined {
+    if (asset) {
+      setCommonHeaders(res);
+      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      send(res, req, 200, asset.type, asset.body);
+      return;
+    }
+    if (req.method === 'POST') return servePreview(req, res, readAddress(req, target, publicBase));
+    setCommonHeaders(res);
+    send(res, req, 405, TEXT, 'Method not allowed\n', { Allow: 'GET, HEAD, POST' });
+    return;
+  }
+
+  function serveAddress(req: IncomingMessage, res: ServerResponse, address: ReaderAddress, firstHeaders: HeaderList | undefined): Promise<void> | undefined {
     const now = Date.now();
     const kept = address.open ? openSites.get(address.url, now, req.socket) : undefined;
     if (kept?.page) {
-      sendPage(req, res, kept.page, kept.lookup.visibility);
+      sendPage(req, res, kept.page, kept.lookup.visibility, firstHeaders);
       return undefined;
     }
+    setHeaderList(res, firstHeaders);
     return serveFromApi(req, res, address, kept, now);
   }
 
@@ -178,10 +188,10 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
     return sitePages.send(req, res, visit, tree, rest, address);
   }
 
-  const handler = ((req: IncomingMessage, res: ServerResponse) => {
+  const handler = ((req: IncomingMessage, res: ServerResponse, firstHeaders?: HeaderList) => {
     let pending: Promise<void> | undefined;
     try {
-      pending = serve(req, res);
+      pending = serve(req, res, firstHeaders);
     } catch (error) {
       pending = Promise.reject(error);
     }
@@ -190,6 +200,8 @@ export function createReaderHandler(options: ReaderOptions): ReaderHandler {
         res.destroy();
         return;
       }
+      // A failure before they were set (the cached page's answer sets them last) still answers them first.
+      if (firstHeaders && !res.hasHeader(firstHeaders[0]!)) setHeaderList(res, firstHeaders);
       sendBarePage(res, req, assets.paths, laterFailure(error));
     });
   }) as ReaderHandler;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HeaderList } from './http/respond.js';
 
 /** What the server tells an in-process reader to forget: what it keeps of a site, or of the sites showing a space; neither: everything. */
 export interface ReaderChange {
@@ -47,7 +48,12 @@ export interface ReaderOptions {
 }
 
 export interface ReaderHandler {
-  (req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * `firstHeaders`: headers the mounting server puts first on every answer (name, value, ...: its request id),
+   * which it has not set itself: the reader writes a cached page's together with the page's own in one
+   * `writeHead` (a response with a header already set makes Node merge the page's into it one by one).
+   */
+  (req: IncomingMessage, res: ServerResponse, firstHeaders?: HeaderList): void;
   /** Whether this request is the reader's (an address under /sites/ or of the reader's assets). */
   isReaderPath(pathname: string): boolean;
   /** Loads what the first page would otherwise load (the Markdown renderer); call it once the server listens. */

@@ -1,7 +1,7 @@
 import { unwrap, type QuireClient } from '@quire/client';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, ServerResponse } from 'node:http';
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { contentFixtures } from './content-fixtures.js';
 import { describeEachDialect } from './dialects.js';
 import { createSpace, newOrg, useTestServer } from './helpers.js';
@@ -190,6 +190,38 @@ describeEachDialect('reader', (dialect) => {
       expect(changed.status).toBe(200);
       expect(changed.headers.get('etag')).not.toBe(etag);
       expect(await changed.text()).toContain('unicornfish');
+    });
+
+    it('answers a cached page in one writeHead, with the headers of its first answer in the same order', async () => {
+      const s = await site();
+      const path = `${s.address}/setup`;
+      // Header names in the order they were written, and the request id, from the raw answer.
+      const rawAnswer = () =>
+        new Promise<{ names: string[]; requestId: string; body: string }>((resolve, reject) => {
+          httpRequest(server.url + path, (response) => {
+            let body = '';
+            response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => {
+              const names = response.rawHeaders.filter((_, at) => at % 2 === 0);
+              resolve({ names: names.filter((name) => name !== 'Date'), requestId: response.headers['x-request-id'] as string, body });
+            });
+          }).on('error', reject).end();
+        });
+      const first = await rawAnswer();
+      // The cached answer sets no header one by one (before: the request id, then the page's 10 merged into it).
+      const setHeader = vi.spyOn(ServerResponse.prototype, 'setHeader');
+      let cached;
+      try {
+        cached = await rawAnswer();
+        const onThisPage = setHeader.mock.contexts.filter((res) => (res as ServerResponse).req?.url === path);
+        expect(onThisPage).toHaveLength(0);
+      } finally {
+        setHeader.mockRestore();
+      }
+      expect(cached.names).toEqual(first.names);
+      expect(cached.names[0]).toBe('X-Request-Id');
+      expect(cached.requestId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(cached.requestId).not.toBe(first.requestId);
+      expect(cached.body).toBe(first.body);
     });
 
     it('searches the space server-side, linking results to the page and section anchor', async () => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { absoluteUrl, readAddress, requestTarget, safeDecode } from './address.js';
+import { absoluteUrl, publicBaseOf, readAddress, requestTarget, safeDecode } from './address.js';
 
 const request = (headers: Record<string, string>, url = '/'): IncomingMessage => ({ url, headers }) as unknown as IncomingMessage;
 
@@ -18,7 +18,7 @@ describe('requestTarget', () => {
 });
 
 describe('readAddress', () => {
-  const publicBase = new URL('https://quire.example.com');
+  const publicBase = publicBaseOf('https://quire.example.com');
 
   it('takes the secrets out of the address it looks up, and remembers them as brought now', () => {
     const target = requestTarget('/sites/docs/page?shareKey=k1&q=a&jwt_token=j1');
@@ -61,7 +61,7 @@ describe('readAddress', () => {
 
 describe('absoluteUrl', () => {
   it('puts /sites/ addresses at the public URL and every other one at the request Host', () => {
-    const base = new URL('https://quire.example.com/ignored');
+    const base = publicBaseOf('https://quire.example.com/ignored');
     expect(absoluteUrl(request({ host: '127.0.0.1:8080' }), '/sites/docs', base).url).toBe('https://quire.example.com/sites/docs');
     expect(absoluteUrl(request({ host: 'docs.example.org' }), '/guide', base).url).toBe('https://docs.example.org/guide');
   });
@@ -73,7 +73,7 @@ describe('absoluteUrl', () => {
       secure: true,
     });
     expect(absoluteUrl(request({ 'x-forwarded-proto': 'ftp' }), '/a', undefined)).toEqual({ url: 'http://localhost/a', origin: 'http://localhost', secure: false });
-    expect(absoluteUrl(request({ host: 'h', 'x-forwarded-proto': 'https' }), '/a', new URL('http://quire.test')).secure).toBe(false);
+    expect(absoluteUrl(request({ host: 'h', 'x-forwarded-proto': 'https' }), '/a', publicBaseOf('http://quire.test')).secure).toBe(false);
   });
 });
 

@@ -43,7 +43,7 @@ export interface ReaderAddress {
  * The address and the visitor's secrets (from the query, else the reader's cookies). The secrets are taken out
  * of `target.query`, which the search page reads afterwards.
  */
-export function readAddress(req: IncomingMessage, target: RequestTarget, publicBase: URL | undefined): ReaderAddress {
+export function readAddress(req: IncomingMessage, target: RequestTarget, publicBase: PublicBase | undefined): ReaderAddress {
   const { pathname, query, hasQuery } = target;
   const cookies = readCookies(req);
   const newShareKey = hasQuery ? query.get('shareKey') ?? undefined : undefined;
@@ -61,12 +61,28 @@ export function readAddress(req: IncomingMessage, target: RequestTarget, publicB
   return { query, cleanPath, url, origin, secure, shareKey, jwt, session, open: !shareKey && !jwt, newShareKey, newJwt };
 }
 
+/** What every address needs of the public URL (QUIRE_PUBLIC_URL), taken from it once rather than per request. */
+export interface PublicBase {
+  /** `https` or `http`. */
+  scheme: string;
+  origin: string;
+}
+
+export function publicBaseOf(publicUrl: string): PublicBase {
+  const url = new URL(publicUrl);
+  return { scheme: url.protocol.slice(0, -1), origin: url.origin };
+}
+
 /** `/sites/...` addresses are at the public URL when one is set; every other one at the request's own Host. */
-export function absoluteUrl(req: IncomingMessage, pathAndQuery: string, publicBase: URL | undefined): { url: string; origin: string; secure: boolean } {
-  const forwardedProto = typeof req.headers['x-forwarded-proto'] === 'string' ? req.headers['x-forwarded-proto'].split(',')[0]!.trim() : undefined;
-  const protocol = publicBase?.protocol.replace(':', '') ?? (forwardedProto === 'https' ? 'https' : 'http');
-  const origin = pathAndQuery.startsWith('/sites/') && publicBase ? publicBase.origin : `${protocol}://${req.headers.host ?? 'localhost'}`;
+export function absoluteUrl(req: IncomingMessage, pathAndQuery: string, publicBase: PublicBase | undefined): { url: string; origin: string; secure: boolean } {
+  const origin = pathAndQuery.startsWith('/sites/') && publicBase ? publicBase.origin : `${publicBase?.scheme ?? forwardedScheme(req)}://${req.headers.host ?? 'localhost'}`;
   return { url: origin + pathAndQuery, origin, secure: origin.startsWith('https:') };
+}
+
+/** The scheme a proxy says the visitor used (its first `X-Forwarded-Proto`), when the reader has no public URL. */
+function forwardedScheme(req: IncomingMessage): string {
+  const forwarded = req.headers['x-forwarded-proto'];
+  return typeof forwarded === 'string' && forwarded.split(',')[0]!.trim() === 'https' ? 'https' : 'http';
 }
 
 /** A path segment decoded, or as it is when its escapes are malformed (then it matches nothing, a 404). */

@@ -4,12 +4,17 @@ import type { RenderedPage } from '../pages/rendered-page.js';
 import { sendPage } from './respond.js';
 
 function fakeResponse() {
-  const written: { status?: number; headers?: Record<string, string>; body?: unknown; ended: boolean } = { ended: false };
+  const written: { status?: number; list?: string[]; headers?: Record<string, string>; body?: unknown; ended: boolean } = { ended: false };
   const res = {
-    writeHead(status: number, headers: Record<string, string>) {
+    writeHead(status: number, list: string[]) {
       written.status = status;
-      written.headers = headers;
+      written.list = list;
+      written.headers = Object.fromEntries(list.flatMap((value, at) => (at % 2 === 0 ? [[value, list[at + 1]!]] : [])));
       return res;
+    },
+    // The page's headers are written at once: none is set one by one.
+    setHeader() {
+      throw new Error('setHeader called');
     },
     end(body?: unknown) {
       written.body = body;
@@ -33,10 +38,21 @@ describe('sendPage', () => {
     expect(first.written.body).toBe(rendered.body);
     const second = fakeResponse();
     sendPage(request('GET'), second.res, rendered, 'public');
-    expect(second.written.headers).toBe(first.written.headers);
+    expect(second.written.list).toBe(first.written.list);
     const restricted = fakeResponse();
     sendPage(request('GET'), restricted.res, rendered, 'share-link');
     expect(restricted.written.headers).toMatchObject({ 'Cache-Control': 'private, no-cache', 'X-Robots-Tag': 'noindex' });
+  });
+
+  it('writes the server\'s first headers before the page\'s, in one list', () => {
+    const { res, written } = fakeResponse();
+    sendPage(request('GET'), res, page(), 'public', ['X-Request-Id', 'r1']);
+    expect(written.list!.slice(0, 4)).toEqual(['X-Request-Id', 'r1', 'X-Content-Type-Options', 'nosniff']);
+    expect(written.list!.slice(-4)).toEqual(['Content-Type', 'text/html; charset=utf-8', 'Content-Length', '9']);
+    const notModified = fakeResponse();
+    sendPage(request('GET', { 'if-none-match': '"abc"' }), notModified.res, page(), 'public', ['X-Request-Id', 'r2']);
+    expect(notModified.written.status).toBe(304);
+    expect(notModified.written.list!.slice(0, 2)).toEqual(['X-Request-Id', 'r2']);
   });
 
   it('answers 304 without a body when If-None-Match names the ETag among others', () => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { csp } from '../http/headers.js';
+import type { HeaderList } from '../http/respond.js';
 import { renderLayout, type LayoutContext, type PageBody } from '../site/layout.js';
 
 /** A page of a site as served: its bytes, strong ETag and policy, kept in the page cache. */
@@ -9,7 +10,7 @@ export interface RenderedPage {
   csp: string;
   status: number;
   /** Response headers by visibility, made on first use: those of a 304, and those of the full answer. */
-  headers: Map<string, { notModified: Record<string, string>; full: Record<string, string> }>;
+  headers: Map<string, { notModified: HeaderList; full: HeaderList }>;
 }
 
 /** The body inside the site's layout, with the ETag of its bytes and the policy allowing its inline style. */

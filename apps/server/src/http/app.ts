@@ -20,7 +20,7 @@ import { PathValidator, type PathValidatorOptions } from './openapi/route-valida
 import { basePath, listOperations, loadBundledContract, routeOptions, type OpenApiDocument, type OperationInfo } from './openapi/contract.js';
 import type { PresentContext } from './presenters/context.js';
 import type { AnyHandler, Handlers } from './registry.js';
-import { bearerToken, bearerTokenHash, beginRequest, maybeRequestState, requestState, urlForLog, type ApiRequest } from './request-state.js';
+import { bearerToken, bearerTokenHash, beginRequest, maybeRequestState, REQUEST_ID_HEADER, requestState, urlForLog, type ApiRequest } from './request-state.js';
 import { sendEmpty, sendJson, type ResponseCheck } from './respond.js';
 import { PathRouter } from './router.js';
 import { downloadRouter, type DownloadRouteOptions } from './download-route.js';
@@ -62,9 +62,12 @@ export interface AppOptions {
   metricsToken?: string;
 }
 
-/** What the app needs of the reader: its request listener and which paths are its own on every host. */
+/**
+ * What the app needs of the reader: its request listener and which paths are its own on every host. Given
+ * `firstHeaders` (the request id, not set on `res`), it writes them first on its answer.
+ */
 export interface MountedReader {
-  (req: IncomingMessage, res: ServerResponse): void;
+  (req: IncomingMessage, res: ServerResponse, firstHeaders?: string[]): void;
   isReaderPath(pathname: string): boolean;
 }
 
@@ -460,11 +463,11 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    beginRequest(req, res, logger);
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
     if (pathname.startsWith(apiPrefix)) {
+      beginRequest(req, res, logger);
       if (metrics) observeApiRequest(metrics, req, res, pathname);
       const apiRequest = req as ApiRequest;
       apiRequest.originalUrl = url;
@@ -472,11 +475,14 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
       tracked(serveApi(apiRequest, res, pathname, queryAt === -1 ? '' : url.slice(queryAt + 1)).catch((error: unknown) => answerError(error, req, res, logger)));
       return;
     }
-    // Site pages skip Express like the API does: they are the other hot path.
+    // Site pages skip Express like the API does: they are the other hot path. The reader is given the request id
+    // to write rather than finding it set: a cached page's answer is then one `writeHead` of a prebuilt list,
+    // where a header set before makes Node merge and check the page's headers one `setHeader` at a time.
     if (reader?.isReaderPath(pathname)) {
-      reader(req, res);
+      reader(req, res, [REQUEST_ID_HEADER, beginRequest(req, res, logger, false).requestId]);
       return;
     }
+    beginRequest(req, res, logger);
     app(req, res);
   };
 

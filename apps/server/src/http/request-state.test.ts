@@ -73,6 +73,15 @@ describe('beginRequest', () => {
     expect(JSON.stringify(lines)).not.toContain('s3cret');
   });
 
+  it('leaves the id header to the caller when asked (the reader writes it with a cached page\'s), logging all the same', () => {
+    const { logger, lines } = memoryLogger();
+    const { req, res, sent } = fakeExchange('/sites/docs', { 'x-request-id': 'trace-2' });
+    expect(beginRequest(req, res, logger, false).requestId).toBe('trace-2');
+    expect(sent.size).toBe(0);
+    res.emit('finish');
+    expect(lines[0]).toMatchObject({ msg: 'request', reqId: 'trace-2', url: '/sites/docs' });
+  });
+
   it('replaces an unusable X-Request-Id with a fresh one', () => {
     const { logger } = memoryLogger();
     const { req, res } = fakeExchange('/v1/orgs', { 'x-request-id': 'has spaces and {braces}' });

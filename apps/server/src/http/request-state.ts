@@ -7,7 +7,6 @@ import type { ResponseCheck } from './respond.js';
 /** What the server knows about one request while serving it. */
 export interface RequestState {
   requestId: string;
-  started: bigint;
   /** The operationId of the request's route, once it is looked up (`/metrics` counts requests by it). */
   operationId?: string;
   /** Set once the operation is known and its answers are checked against the contract. */
@@ -21,22 +20,24 @@ const INCOMING_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 
 type WithState = IncomingMessage & { [STATE]?: RequestState };
 
+/** The answer's header that echoes the request id. */
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
 /**
  * Gives the request an id (the caller's `X-Request-Id` when it is sane, a new one otherwise), echoes it in
- * the answer, and logs one line when the answer is finished.
+ * the answer (unless `setIdHeader` is false: the caller then writes it first itself), and logs one line when
+ * the answer is finished.
  */
-export function beginRequest(req: IncomingMessage, res: ServerResponse, logger: Logger): RequestState {
+export function beginRequest(req: IncomingMessage, res: ServerResponse, logger: Logger, setIdHeader = true): RequestState {
   const incoming = req.headers['x-request-id'];
-  const state: RequestState = {
-    requestId: typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID(),
-    started: process.hrtime.bigint(),
-  };
+  const state: RequestState = { requestId: typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID() };
   (req as WithState)[STATE] = state;
-  res.setHeader('X-Request-Id', state.requestId);
+  if (setIdHeader) res.setHeader(REQUEST_ID_HEADER, state.requestId);
   if (logger.isLevelEnabled('info')) {
+    const started = process.hrtime.bigint();
     const accessLog = accessLogger(logger);
     res.once('finish', () => {
-      const ms = Number(process.hrtime.bigint() - state.started) / 1e6;
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
       accessLog.info({ reqId: state.requestId, method: req.method, url: urlForLog(req.url), status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
   }
