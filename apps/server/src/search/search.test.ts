@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDialect, openTestDatabase } from '../../test/dialects.js';
+import { expect, it } from 'vitest';
+import { describeEachDialect } from '../../test/dialects.js';
+import { useBenchOwnedDatabase } from '../../test/support/bench-owned-database.js';
 import type { Db } from '../db/index.js';
 import { BadRequestError } from '../errors.js';
-import { bootstrapBench, type BenchOwner } from '../../bench/bench-owner.js';
+import type { BenchOwner } from '../../bench/bench-owner.js';
 import { createSpace } from '../services/space-service.js';
 import { deleteSpaceRow } from '../stores/space-store.js';
 import { MemoryObjectStore, TreeWriter, readMarkdown } from '../content/objects.js';
@@ -24,7 +25,6 @@ function page(id: string, title: string, markdown: string, extra: Partial<Search
 const ids = (answer: SearchAnswer): string[] => answer.items.map((item) => item.id);
 
 describeEachDialect('search', (dialect) => {
-  let database: Awaited<ReturnType<typeof openTestDatabase>>;
   let db: Db;
   let owner: BenchOwner;
 
@@ -40,15 +40,7 @@ describeEachDialect('search', (dialect) => {
     return spaceId;
   }
 
-  beforeAll(async () => {
-    database = await openTestDatabase(dialect);
-    db = database.db;
-    owner = await bootstrapBench(database, 'Search tests');
-  });
-
-  afterAll(async () => {
-    await database?.drop();
-  });
+  useBenchOwnedDatabase(dialect, 'Search tests', (suite) => ({ db, owner } = suite));
 
   it('ranks a match in the page title above one in a section title above one in the body', async () => {
     const spaceId = await indexedSpace([

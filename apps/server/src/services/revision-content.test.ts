@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bootstrapBench, type BenchOwner } from '../../bench/bench-owner.js';
-import { describeEachDialect, openTestDatabase } from '../../test/dialects.js';
+import { expect, it } from 'vitest';
+import type { BenchOwner } from '../../bench/bench-owner.js';
+import { describeEachDialect } from '../../test/dialects.js';
+import { useBenchOwnedDatabase } from '../../test/support/bench-owned-database.js';
 import type { Db } from '../db/index.js';
 import { newId } from '../ids.js';
 import { insertRevision } from '../stores/revision-store.js';
@@ -8,19 +9,10 @@ import { revisionOfSpace } from './revision-content.js';
 import { createSpace } from './space-service.js';
 
 describeEachDialect('revision rows kept by revisionOfSpace', (dialect) => {
-  let database: Awaited<ReturnType<typeof openTestDatabase>>;
   let db: Db;
   let owner: BenchOwner;
 
-  beforeAll(async () => {
-    database = await openTestDatabase(dialect);
-    db = database.db;
-    owner = await bootstrapBench(database, 'Revision rows');
-  });
-
-  afterAll(async () => {
-    await database?.drop();
-  });
+  useBenchOwnedDatabase(dialect, 'Revision rows', (suite) => ({ db, owner } = suite));
 
   it('keeps a committed revision once read, by space, and never one read inside a transaction', async () => {
     const { space } = await createSpace(owner.context, owner.caller, owner.organizationId, { title: 'Kept' });

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bootstrapBench, type BenchOwner } from '../../bench/bench-owner.js';
+import { expect, it } from 'vitest';
+import type { BenchOwner } from '../../bench/bench-owner.js';
 import { commitMainRevision } from '../../bench/bench-revisions.js';
 import { seededRandom } from '../../bench/seeded-random.js';
-import { describeEachDialect, openTestDatabase } from '../../test/dialects.js';
+import { describeEachDialect } from '../../test/dialects.js';
+import { useBenchOwnedDatabase } from '../../test/support/bench-owned-database.js';
 import { ContentError, TreeWriter, WorkingTree, materialize, readMarkdown, type PageNode } from '../content/index.js';
 import type { Db } from '../db/index.js';
 import { ROWS_PER_BLOCK, dropSpace, reindexSpace, searchPagesOf, searchSpace } from '../search/index.js';
@@ -19,19 +20,10 @@ import { reindexSpaceSearchReport } from './search-reindex.js';
 const WORDS = ['alpha', 'bravo', 'cobalt', 'delta', 'ember', 'fjord', 'garnet', 'harbor', 'indigo', 'juniper', 'kestrel', 'lumen'];
 
 describeEachDialect('search reindex by tree comparison', (dialect) => {
-  let database: Awaited<ReturnType<typeof openTestDatabase>>;
   let db: Db;
   let owner: BenchOwner;
 
-  beforeAll(async () => {
-    database = await openTestDatabase(dialect);
-    db = database.db;
-    owner = await bootstrapBench(database, 'Reindex tests');
-  });
-
-  afterAll(async () => {
-    await database?.drop();
-  });
+  useBenchOwnedDatabase(dialect, 'Reindex tests', (suite) => ({ db, owner } = suite));
 
   const newSpace = async (title: string): Promise<string> =>
     (await createSpace(owner.context, owner.caller, owner.organizationId, { title })).space.id;
