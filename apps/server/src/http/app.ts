@@ -219,14 +219,16 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     return validator;
   };
   let compiledValidators = 0;
-  const warmRequests = async (): Promise<number> => {
+  /** Compiles one side of every path's validator, a path per turn of the warm-up. */
+  const warmEachPath = async (warm: (validator: PathValidator) => number): Promise<number> => {
     let compiled = 0;
     for (const contractPath of contractPaths) {
       await turn();
-      compiled += validatorOf(contractPath).warmRequests();
+      compiled += warm(validatorOf(contractPath));
     }
     return compiled;
   };
+  const warmRequests = () => warmEachPath((validator) => validator.warmRequests());
   if (eager) {
     for (const validator of validators.values()) compiledValidators += validator.warmRequests();
     // Tests and development have every handler group loaded before listening too (a group that does not
@@ -237,14 +239,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   // development); when it is only logged (production) they compile in the background after the server
   // listens, between requests, so start-up stays fast. Until then answers go unchecked: never is a
   // response validator compiled on a request.
-  const warmResponses = async (): Promise<number> => {
-    let compiled = 0;
-    for (const contractPath of contractPaths) {
-      await turn();
-      compiled += validatorOf(contractPath).warmResponses();
-    }
-    return compiled;
-  };
+  const warmResponses = () => warmEachPath((validator) => validator.warmResponses());
   if (options.responseValidation === 'fail') {
     for (const validator of validators.values()) compiledValidators += validator.warmResponses();
   }
